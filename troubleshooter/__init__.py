@@ -1,0 +1,1 @@
+"""trt-why: why did my TensorRT build fail?"""

@@ -1,0 +1,202 @@
+"""Load the knowledge base: safe YAML, one entry per file, id == file stem.
+
+A broken entry is reported with its file and field; the rest of the KB still loads
+(``strict=True`` raises instead). Extra folders (``--kb DIR``, ``TRT_WHY_KB_PATH``) load after the
+built-in one and may not silently override a built-in id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from troubleshooter.errors import KBError
+from troubleshooter.kb.schema import Entry
+
+MAX_ENTRY_BYTES = 256 * 1024
+"""A KB file larger than this is refused (a real entry is a few KiB)."""
+MAX_YAML_NODES = 20_000
+"""Anchors/aliases expanding past this many nodes are refused ("billion laughs")."""
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def builtin_kb_dir() -> Path:
+    """The KB that ships with the package (wheel: troubleshooter/kb_data; checkout: ./kb)."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "kb_data"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "kb"
+
+
+def extra_kb_dirs(explicit: Sequence[str | os.PathLike[str]] = ()) -> list[Path]:
+    """User KB folders: --kb arguments, then TRT_WHY_KB_PATH (os.pathsep-separated)."""
+    dirs = [Path(p) for p in explicit]
+    env = os.environ.get("TRT_WHY_KB_PATH", "")
+    dirs += [Path(p) for p in env.split(os.pathsep) if p.strip()]
+    return dirs
+
+
+@dataclass(frozen=True)
+class KBProblem:
+    """One entry that could not be loaded."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass
+class KnowledgeBase:
+    """The loaded entries, in id order, plus the problems met while loading."""
+
+    entries: list[Entry]
+    problems: list[KBProblem] = field(default_factory=list)
+    digest: str = ""
+    origins: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._by_id = {e.id: e for e in self.entries}
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self._by_id.get(entry_id)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def ids(self) -> list[str]:
+        return [e.id for e in self.entries]
+
+
+def _count_nodes(node: yaml.Node, budget: list[int], seen: set[int]) -> None:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise KBError(f"the YAML expands to more than {MAX_YAML_NODES} nodes (aliases?); refusing it")
+    if isinstance(node, yaml.SequenceNode):
+        for child in node.value:
+            _count_nodes(child, budget, seen)
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _count_nodes(key, budget, seen)
+            _count_nodes(value, budget, seen)
+
+
+def safe_load_yaml(text: str, path: str = "<yaml>") -> Any:
+    """yaml.safe_load with a guard against alias bombs."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
+    if node is None:
+        raise KBError("the file is empty", path=path)
+    _count_nodes(node, [MAX_YAML_NODES], set())
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except yaml.YAMLError as exc:
+        raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:4]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(entry)"
+        msg = err["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        parts.append(f"{loc}: {msg}")
+    more = len(exc.errors()) - 4
+    if more > 0:
+        parts.append(f"(+{more} more)")
+    return "; ".join(parts)
+
+
+def parse_entry(text: str, path: str, stem: str | None = None) -> Entry:
+    """Validate one entry's YAML text. Raises KBError naming the file and field."""
+    data = safe_load_yaml(text, path)
+    if not isinstance(data, dict):
+        raise KBError("an entry is a YAML mapping (id:, title:, ...)", path=path)
+    try:
+        entry = Entry.model_validate(data)
+    except ValidationError as exc:
+        raise KBError(_describe(exc), path=path) from None
+    if stem is not None and entry.id != stem:
+        raise KBError(f"id {entry.id!r} must equal the file name; rename the file to {entry.id}.yaml", path=path, field="id")
+    from troubleshooter.core.regexes import check_entry_regexes
+
+    problem = check_entry_regexes(entry)
+    if problem:
+        raise KBError(problem, path=path)
+    return entry
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise KBError("KB folder does not exist or is not a directory", path=str(folder))
+    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def _read_limited(path: Path) -> str:
+    if path.stat().st_size > MAX_ENTRY_BYTES:
+        raise KBError(f"file larger than {MAX_ENTRY_BYTES // 1024} KiB; a KB entry is a few KiB", path=str(path))
+    return path.read_text(encoding="utf-8")
+
+
+def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path | None = None) -> KnowledgeBase:
+    """Load every entry of every folder, in order. Later folders may not override earlier ids."""
+    entries: dict[str, Entry] = {}
+    origins: dict[str, str] = {}
+    problems: list[KBProblem] = []
+    digest = hashlib.sha256()
+    for folder in folders:
+        try:
+            files = _yaml_files(folder)
+        except KBError as exc:
+            if strict:
+                raise
+            problems.append(KBProblem(str(folder), str(exc).split(": ", 1)[-1]))
+            continue
+        for path in files:
+            try:
+                text = _read_limited(path)
+                digest.update(path.name.encode() + b"\0" + text.encode("utf-8") + b"\0")
+                entry = parse_entry(text, str(path), path.stem)
+                if entry.id in entries:
+                    raise KBError(
+                        f"id {entry.id!r} is already defined in {origins[entry.id]}; pick another id "
+                        "(built-in ids are never overridden)",
+                        path=str(path),
+                    )
+            except (KBError, OSError, UnicodeDecodeError) as exc:
+                if strict:
+                    raise exc if isinstance(exc, KBError) else KBError(str(exc), path=str(path)) from None
+                msg = str(exc)
+                prefix = f"{path}: "
+                problems.append(KBProblem(str(path), msg[len(prefix):] if msg.startswith(prefix) else msg))
+                continue
+            entries[entry.id] = entry
+            origins[entry.id] = str(path)
+    ordered = [entries[k] for k in sorted(entries)]
+    return KnowledgeBase(ordered, problems, digest.hexdigest()[:16], origins)
+
+
+def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = False) -> KnowledgeBase:
+    """The built-in KB plus extra folders (arguments, then TRT_WHY_KB_PATH)."""
+    folders = [builtin_kb_dir(), *extra_kb_dirs(extra)]
+    return load_folders(folders, strict=strict)

@@ -1,0 +1,206 @@
+"""The schema of one knowledge-base entry (``kb/<id>.yaml``).
+
+``python -m troubleshooter.kb.schema`` prints the JSON Schema (kept in ``kb/schema.json``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from typing import Literal
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+Role = Literal["trigger", "support", "exclude"]
+LineLevel = Literal["any", "warning", "error"]
+Certainty = Literal["confirmed", "documented", "reported", "suggestion"]
+Status = Literal["affected", "fixed", "changed", "not-applicable", "unknown"]
+Platform = Literal["linux", "windows", "wsl", "jetson"]
+Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "strongly-typed", "fp32"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_specifier(value: str | None) -> str | None:
+    if value is None or value.strip() in ("", "*"):
+        return None
+    try:
+        SpecifierSet(value)
+    except InvalidSpecifier as exc:
+        raise ValueError(f"{value!r} is not a version range; write it like '>=8.5,<10' ({exc})") from None
+    return value
+
+
+class Signature(_Strict):
+    """One regular expression that recognises a log line."""
+
+    id: str = Field(pattern=ID_PATTERN, description="Name of the signature, unique within the entry.")
+    regex: str = Field(
+        description="Regex (the `regex` module's syntax) searched in the line's payload. Named groups become "
+        "captures. Never anchor on a source line number or a prefix style."
+    )
+    role: Role = Field(
+        default="trigger",
+        description="trigger: any one of these makes the entry match; support: raises confidence; "
+        "exclude: rules the entry out.",
+    )
+    level: LineLevel = Field(
+        default="any",
+        description="Least severity the line must have (lines without a severity tag always qualify).",
+    )
+    weight: float | None = Field(
+        default=None, ge=0.0, le=1.0,
+        description="Confidence a trigger gives (default 0.7) or a support adds (default 0.1).",
+    )
+    literals: list[str] | None = Field(
+        default=None,
+        description="Prefilter: a line is tried only if it contains one of these. Derived from the regex when omitted.",
+    )
+    ignore_case: bool = Field(default=False, description="Match without regard to case.")
+    after_trigger: bool = Field(
+        default=False, description="For support/exclude: only lines after the first trigger count."
+    )
+    note: str | None = Field(default=None, description="What this signature is for (shown by `kb explain`).")
+
+    def effective_weight(self) -> float:
+        if self.weight is not None:
+            return self.weight
+        return 0.7 if self.role == "trigger" else 0.1 if self.role == "support" else 0.0
+
+
+class Match(_Strict):
+    signatures: list[Signature] = Field(min_length=1)
+    requires: list[str] = Field(
+        default_factory=list,
+        description="Ids of support signatures that must also match somewhere in the log for the entry to fire.",
+    )
+
+
+class Applies(_Strict):
+    """Where the entry applies. Outside it, a match is demoted and the report says why."""
+
+    trt: str | None = Field(default=None, description="TensorRT versions, e.g. '>=8.0,<10'.")
+    platforms: list[Platform] = Field(default_factory=list, description="Empty: all platforms.")
+    precisions: list[Precision] = Field(default_factory=list, description="Empty: any precision.")
+
+    _v = field_validator("trt")(_check_specifier)
+
+
+class Cause(_Strict):
+    text: str = Field(description="What actually goes wrong; {capture} and {tensorrt_version} are filled in.")
+    certainty: Certainty = Field(
+        description="confirmed (by NVIDIA / source code), documented (in NVIDIA docs), "
+        "reported (seen by users, not confirmed), suggestion."
+    )
+    source: str | None = Field(default=None, description="URL backing the cause.")
+
+
+class VersionAdvice(_Strict):
+    versions: str = Field(description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
+    status: Status
+    text: str
+
+    _v = field_validator("versions")(_check_specifier)
+
+
+class Step(_Strict):
+    text: str
+    code: str | None = Field(default=None, description="A command or snippet to run.")
+    lang: str | None = Field(default=None, description="Language of `code`: bash, python, cpp...")
+    versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
+
+    _v = field_validator("versions")(_check_specifier)
+
+    @model_validator(mode="after")
+    def _lang_with_code(self) -> Step:
+        if self.code is not None and not self.lang:
+            raise ValueError("a step with `code` needs `lang` (bash, python, cpp, text)")
+        return self
+
+
+class FixSpec(_Strict):
+    title: str
+    versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
+    steps: list[Step] = Field(min_length=1)
+
+    _v = field_validator("versions")(_check_specifier)
+
+
+class Reference(_Strict):
+    url: str = Field(pattern=r"^https?://")
+    title: str | None = None
+
+
+class Example(_Strict):
+    name: str = Field(pattern=ID_PATTERN)
+    log: str = Field(min_length=1, description="A real-format log snippet.")
+    captures: dict[str, str] = Field(default_factory=dict, description="Expected captures (subset).")
+    trt_version: str | None = Field(default=None, description="Pretend the log says this TensorRT version.")
+
+
+class Examples(_Strict):
+    match: list[Example] = Field(default_factory=list, description="Logs the entry must match.")
+    no_match: list[Example] = Field(default_factory=list, description="Near misses the entry must not match.")
+
+
+class Entry(_Strict):
+    """One failure family."""
+
+    id: str = Field(pattern=ID_PATTERN, description="Stable id; equals the file stem.")
+    title: str = Field(min_length=3, max_length=90, description="One line, what went wrong.")
+    severity: Literal["error", "warning", "info"]
+    tags: list[str] = Field(default_factory=list)
+    summary: str | None = Field(default=None, description="Two or three sentences for the KB browser.")
+    cascade: bool = Field(
+        default=False, description="A generic consequence ('build failed'); never outranks a specific entry."
+    )
+    match: Match
+    applies: Applies = Field(default_factory=Applies)
+    causes: list[Cause] = Field(min_length=1)
+    asks: list[str] = Field(default_factory=list, description="Facts that would decide between causes.")
+    version_advice: list[VersionAdvice] = Field(default_factory=list)
+    fixes: list[FixSpec] = Field(default_factory=list)
+    lint: list[str] = Field(default_factory=list, description="Ids of lint rules that confirm this on a model.")
+    reduce: bool = Field(
+        default=False, description="Offer a `polygraphy debug reduce --fail-regex` command built from the trigger."
+    )
+    references: list[Reference] = Field(min_length=1)
+    last_verified: _dt.date
+    examples: Examples
+    todo: list[str] = Field(default_factory=list, description="Known gaps, recorded rather than hidden.")
+
+    @model_validator(mode="after")
+    def _conventions(self) -> Entry:
+        ids = [s.id for s in self.match.signatures]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"match.signatures: duplicate signature ids {dupes}")
+        if not any(s.role == "trigger" for s in self.match.signatures):
+            raise ValueError("match.signatures: at least one signature needs role: trigger")
+        for req in self.match.requires:
+            if req not in ids:
+                raise ValueError(f"match.requires: {req!r} is not a signature id of this entry")
+        if self.severity == "error" and not self.fixes:
+            raise ValueError("fixes: an entry of severity error needs at least one fix")
+        if len(self.examples.match) < 1:
+            raise ValueError("examples.match: add at least one log the entry must match")
+        if len(self.examples.no_match) < 1:
+            raise ValueError("examples.no_match: add at least one near miss the entry must not match")
+        return self
+
+
+def json_schema() -> str:
+    """The JSON Schema of an entry, as published in kb/schema.json."""
+    schema = Entry.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "trt-why knowledge-base entry"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(json_schema(), end="")

@@ -1,0 +1,202 @@
+"""Result models: what the engine returns and every renderer, the TUI and the MCP server consume.
+
+They are frozen pydantic models; ``Report.model_dump_json()`` is the CLI's ``--format json``.
+"Not known" is ``None``, never a guess.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Level(str, Enum):
+    """Severity of one log line, as read from its prefix (``[E]``, ``ERROR:``...)."""
+
+    FATAL = "fatal"
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    VERBOSE = "verbose"
+
+    @property
+    def rank(self) -> int:
+        """Higher is more severe."""
+        return _LEVEL_RANK[self]
+
+
+_LEVEL_RANK = {Level.VERBOSE: 0, Level.INFO: 1, Level.WARNING: 2, Level.ERROR: 3, Level.FATAL: 4}
+
+Severity = Literal["error", "warning", "info"]
+"""error: the build or run fails; warning: it builds but loses precision or speed; info: harmless notice."""
+
+SEVERITY_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
+
+
+class LogLine(_Frozen):
+    """One line of the input, with its wrappers recognised."""
+
+    no: int = Field(description="1-based line number in the input as given.")
+    level: Level | None = Field(description="Severity from the line's prefix; None when the line has none.")
+    origin: str | None = Field(
+        default=None,
+        description="Front-end whose prefix was recognised (trtexec, python, trt7, onnxruntime, "
+        "torch-tensorrt, polygraphy, glog, docker, traceback), or None.",
+    )
+    text: str = Field(description="The payload: the line without timestamps, wrappers and severity tags.")
+    raw: str = Field(description="The line as given (ANSI codes removed, capped in length).")
+
+
+class Environment(_Frozen):
+    """Facts read from the log. Every field is None (or empty) when the log does not say."""
+
+    tensorrt_version: str | None = Field(default=None, description="TensorRT version, e.g. '8.6.1'.")
+    cuda_version: str | None = Field(default=None, description="CUDA runtime version.")
+    driver_version: str | None = Field(default=None, description="NVIDIA driver version.")
+    gpu: str | None = Field(default=None, description="GPU name as printed by the tool.")
+    compute_capability: str | None = Field(default=None, description="e.g. '8.7'.")
+    platform: str | None = Field(default=None, description="linux, windows, wsl or jetson.")
+    jetpack: str | None = Field(default=None, description="JetPack version when the log names it.")
+    precisions: list[str] = Field(default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed.")
+    front_end: str | None = Field(default=None, description="trtexec, python, polygraphy, torch-tensorrt, onnxruntime, triton.")
+    onnx_opset: int | None = Field(default=None, description="ONNX opset of the parsed model.")
+    onnx_ir_version: str | None = Field(default=None, description="ONNX IR version of the parsed model.")
+    onnx_producer: str | None = Field(default=None, description="Producer of the ONNX model (pytorch, tf2onnx...).")
+    build_succeeded: bool | None = Field(
+        default=None, description="True when the log shows a finished build or a PASSED run, False when it shows a failure."
+    )
+    sources: dict[str, int] = Field(default_factory=dict, description="Field name -> line number it was read from.")
+
+
+class Evidence(_Frozen):
+    """A log line that a signature of a KB entry matched."""
+
+    line: int = Field(description="1-based line number in the input.")
+    text: str = Field(description="The line as given (ANSI removed, capped).")
+    signature: str = Field(default="", description="Id of the signature that matched.")
+    role: str = Field(default="trigger", description="trigger, support or exclude.")
+
+
+class Command(_Frozen):
+    """A command or code snippet inside a fix step."""
+
+    lang: str = Field(description="bash, python, cpp, text...")
+    code: str
+
+
+class FixStep(_Frozen):
+    text: str = Field(description="What to do, for an engineer in the middle of a failed build.")
+    command: Command | None = Field(default=None, description="The command or code to run, if any.")
+
+
+class Fix(_Frozen):
+    title: str
+    steps: list[str] = Field(description="Steps as plain text (code included, fenced in Markdown output).")
+    detail: list[FixStep] = Field(default_factory=list, description="The same steps with their commands kept apart.")
+
+
+class CauseOut(_Frozen):
+    text: str
+    certainty: str = Field(description="confirmed, documented, reported or suggestion.")
+
+
+class Alternative(_Frozen):
+    """Another KB entry the same lines point to, ranked lower."""
+
+    id: str
+    title: str
+    confidence: float
+
+
+class Diagnosis(_Frozen):
+    """A KB entry whose signatures matched the log."""
+
+    id: str = Field(description="KB entry id (stable; see kb-families.md).")
+    title: str
+    severity: Severity
+    confidence: float = Field(ge=0.0, le=1.0, description="How sure the match is, 0..1.")
+    occurrences: int = Field(description="How many lines triggered the entry.")
+    evidence: list[Evidence] = Field(description="The lines that prove it (first ones, capped).")
+    captures: dict[str, str] = Field(description="Named values from the first trigger (node, tensor, version...).")
+    capture_values: dict[str, list[str]] = Field(
+        default_factory=dict, description="Every distinct captured value per name (capped), for floods."
+    )
+    causes: list[str] = Field(description="Why it happens, most likely first, with certainty in brackets.")
+    cause_details: list[CauseOut] = Field(default_factory=list)
+    version_advice: str | None = Field(description="Advice for the detected TensorRT version, or for all versions.")
+    version_status: str | None = Field(default=None, description="affected, fixed, changed, not-applicable or unknown.")
+    fixes: list[Fix]
+    references: list[str]
+    clues: list[str] = Field(default_factory=list, description="What decided the ranking (supporting lines, version...).")
+    asks: list[str] = Field(default_factory=list, description="Facts that would decide between causes, when missing.")
+    alternatives: list[Alternative] = Field(default_factory=list, description="Other entries the same lines match.")
+    consequences: list[int] = Field(default_factory=list, description="Line numbers of later errors caused by this one.")
+    cascade: bool = Field(default=False, description="True for the generic 'build failed' consequences entry.")
+    lint: list[str] = Field(default_factory=list, description="Lint rule ids that can confirm this on the model.")
+    model_findings: list[dict[str, object]] = Field(
+        default_factory=list, description="Lint findings on the nodes named in the evidence (with --model)."
+    )
+    reduce_command: str | None = Field(default=None, description="polygraphy debug reduce command for a minimal repro.")
+
+
+class Suggestion(_Frozen):
+    """A KB entry similar to an unexplained line. A suggestion, never a verdict."""
+
+    id: str
+    title: str = ""
+    score: float = Field(description="Similarity 0..100 on masked text.")
+
+
+class Unexplained(_Frozen):
+    """An error line that no diagnosis accounts for."""
+
+    line: int
+    text: str
+    count: int = Field(default=1, description="How many lines had the same masked text.")
+    similar: list[Suggestion] = Field(default_factory=list)
+
+
+class Source(_Frozen):
+    name: str = Field(description="File name, '<stdin>' or '<text>'.")
+    lines: int = Field(description="Number of lines read.")
+    bytes: int = Field(default=0, description="Bytes read (after decompression).")
+    encoding: str | None = Field(default=None, description="Detected text encoding.")
+    truncated: bool = Field(default=False, description="True when a size limit stopped the reading.")
+
+
+class Report(_Frozen):
+    """Everything trt-why found in one log."""
+
+    schema_version: int = SCHEMA_VERSION
+    source: Source
+    environment: Environment
+    diagnoses: list[Diagnosis] = Field(description="Sorted, root cause first.")
+    unexplained: list[Unexplained] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="Things the reader should know about the analysis itself.")
+
+    @property
+    def exit_status(self) -> int:
+        """1 when any diagnosis has severity error or warning, else 0 (see exit_codes)."""
+        from troubleshooter import exit_codes
+
+        found = any(d.severity in ("error", "warning") for d in self.diagnoses)
+        return exit_codes.FOUND if found else exit_codes.OK
+
+    @property
+    def top(self) -> Diagnosis | None:
+        """The root cause, or None when nothing matched."""
+        return self.diagnoses[0] if self.diagnoses else None
+
+    def to_chat(self, flavour: str = "github") -> list[str]:
+        """The report as chat-sized Markdown messages (slack, discord or github)."""
+        from troubleshooter.render.chat import render_chat
+
+        return render_chat(self, flavour)
