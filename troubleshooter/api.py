@@ -1,0 +1,171 @@
+"""The embedding API: diagnose a log, lint a model, load the KB.
+
+Never prints, never exits, reads only what it is given. Bad input raises
+``troubleshooter.errors.InputError`` (a TroubleshooterError). Thread-safe: the KB and its compiled
+matcher are built once and shared.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from troubleshooter.core import ingest
+from troubleshooter.core.matcher import Matcher, MatchState
+from troubleshooter.core.ranking import rank
+from troubleshooter.core.scan import scan_stream
+from troubleshooter.core.suggest import Suggester, unexplained
+from troubleshooter.core.versions import normalise
+from troubleshooter.errors import InputError
+from troubleshooter.kb.loader import KnowledgeBase
+from troubleshooter.kb.loader import load_kb as _load_kb
+from troubleshooter.models import Report, Source
+
+if TYPE_CHECKING:
+    from troubleshooter.lint.report import LintReport
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class Engine:
+    """A loaded KB with its compiled matcher and suggester."""
+
+    kb: KnowledgeBase
+    matcher: Matcher
+    suggester: Suggester
+
+    @classmethod
+    def from_kb(cls, kb: KnowledgeBase, prefer: str | None = None) -> Engine:
+        return cls(kb, Matcher(kb.entries, prefer), Suggester(kb.entries))
+
+
+_engines: dict[tuple[tuple[str, ...], str], Engine] = {}
+_lock = threading.Lock()
+
+
+def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = False) -> KnowledgeBase:
+    """The built-in knowledge base plus extra folders (and TRT_WHY_KB_PATH)."""
+    return _load_kb(extra, strict=strict)
+
+
+def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | None = None) -> Engine:
+    """The shared engine for these KB folders (built on first use)."""
+    key = (tuple(str(p) for p in extra) + (os.environ.get("TRT_WHY_KB_PATH", ""),),
+           prefer or os.environ.get("TRT_WHY_MATCHER", "auto"))
+    with _lock:
+        engine = _engines.get(key)
+        if engine is None:
+            from troubleshooter.kb.cache import load_kb_cached
+
+            engine = Engine.from_kb(load_kb_cached(extra), prefer)
+            _engines[key] = engine
+        return engine
+
+
+def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None) -> Report:
+    state = MatchState()
+    lines, nbytes, content = scan_stream(opened, engine.matcher.finder,
+                                lambda no, raw, nxt: engine.matcher.feed(state, no, raw, nxt), progress)
+    override = None
+    if trt_version:
+        override = normalise(trt_version)
+        if override is None:
+            raise InputError(f"--trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)")
+    if not content:
+        raise InputError(f"{opened.name}: the log contains only blank lines")
+    env = state.env.result(override)
+    diagnoses = rank(engine.matcher.entries, state, env)
+    fired = set(state.hits) if diagnoses else set()
+    notes = list(opened.notes) + state.notes
+    if opened.truncated:
+        notes.append(getattr(opened.stream, "stop_reason", "") or "reading stopped early")
+    if lines and nbytes and not diagnoses and not state.error_lines:
+        notes.append("no known failure and no error line found")
+    if state.error_lines_seen > len(state.error_lines):
+        notes.append(f"{state.error_lines_seen} error lines; the first {len(state.error_lines)} were examined for unexplained errors")
+    if engine.kb.problems:
+        notes.append(f"{len(engine.kb.problems)} KB entries could not be loaded (run `trt-why kb validate`)")
+    return Report(
+        source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),
+        environment=env,
+        diagnoses=diagnoses,
+        unexplained=unexplained(state.error_lines, diagnoses, fired, engine.suggester),
+        notes=notes,
+    )
+
+
+def diagnose(
+    log: str | bytes,
+    *,
+    model: str | os.PathLike[str] | None = None,
+    trt_version: str | None = None,
+    name: str = "<text>",
+    redact: bool = False,
+    redact_names: bool = False,
+    kb_dirs: Sequence[str | os.PathLike[str]] = (),
+    engine: Engine | None = None,
+) -> Report:
+    """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised)."""
+    eng = engine or get_engine(kb_dirs)
+    report = _finish(ingest.open_data(log, name), eng, trt_version, None)
+    return _post(report, model, trt_version, redact, redact_names)
+
+
+def diagnose_path(
+    path: str | os.PathLike[str],
+    *,
+    model: str | os.PathLike[str] | None = None,
+    trt_version: str | None = None,
+    progress: Progress | None = None,
+    redact: bool = False,
+    redact_names: bool = False,
+    kb_dirs: Sequence[str | os.PathLike[str]] = (),
+    engine: Engine | None = None,
+) -> Report:
+    """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded."""
+    eng = engine or get_engine(kb_dirs)
+    report = _finish(ingest.open_path(path), eng, trt_version, progress)
+    return _post(report, model, trt_version, redact, redact_names)
+
+
+def diagnose_stream(
+    stream: IO[bytes],
+    *,
+    name: str = "<stdin>",
+    model: str | os.PathLike[str] | None = None,
+    trt_version: str | None = None,
+    progress: Progress | None = None,
+    redact: bool = False,
+    redact_names: bool = False,
+    kb_dirs: Sequence[str | os.PathLike[str]] = (),
+    engine: Engine | None = None,
+) -> Report:
+    """Diagnose a binary stream (stdin)."""
+    eng = engine or get_engine(kb_dirs)
+    report = _finish(ingest.open_stream(stream, name), eng, trt_version, progress)  # type: ignore[arg-type]
+    return _post(report, model, trt_version, redact, redact_names)
+
+
+def _post(report: Report, model: str | os.PathLike[str] | None, trt_version: str | None,
+          redact: bool, redact_names: bool) -> Report:
+    if model is not None:
+        from troubleshooter.lint.join import attach
+
+        report = attach(report, lint(model, trt_version=trt_version or report.environment.tensorrt_version))
+    if redact or redact_names:
+        from troubleshooter.render.redact import redact_report
+
+        report = redact_report(report, names=redact_names)
+    return report
+
+
+def lint(path: str | os.PathLike[str], *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:
+    """Lint an ONNX model for TensorRT. Needs the `lint` extra (onnx)."""
+    from troubleshooter.lint import lint_path
+
+    return lint_path(Path(path), trt_version=trt_version, polygraphy=polygraphy)

@@ -1,0 +1,166 @@
+"""The command line. Parses arguments, reads files, picks a renderer, prints, exits.
+
+    trt-why build.log [more.log.gz ...] [--format text|json|markdown]
+    trt-why -                      (stdin)
+    trt-why kb list|show|validate|test|explain|new|schema
+    trt-why lint model.onnx        trt-why tui [build.log]     trt-why mcp
+    trt-why scan DIR...            trt-why eval DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from troubleshooter import exit_codes
+from troubleshooter.errors import TroubleshooterError
+
+SUBCOMMANDS = ("kb", "lint", "tui", "mcp", "scan", "eval", "diagnose")
+
+
+def _diagnose_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="trt-why",
+        description="Why did my TensorRT build fail? Reads a log, answers with the cause, the proof and the fix.",
+        epilog="Other commands: trt-why kb | lint | tui | mcp | scan | eval (each has --help). "
+        "Exit codes: 0 nothing found, 1 an error/warning diagnosis, 2 bad input.",
+    )
+    p.add_argument("logs", nargs="*", metavar="LOG", help="log files (.gz ok); '-' for stdin")
+    p.add_argument("-f", "--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument("--chat", choices=("slack", "discord", "github"), help="Markdown sized for a chat (implies markdown)")
+    p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say (e.g. 8.6.1)")
+    p.add_argument("--model", metavar="ONNX", help="confirm the diagnosis on the ONNX model (needs trt-why[lint])")
+    p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a failure is found")
+    p.add_argument("--redact", action="store_true", help="hide user names, paths, hosts and IPs in evidence")
+    p.add_argument("--redact-names", action="store_true", help="also hide node and tensor names")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colours (also NO_COLOR=1)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show every diagnosis in full")
+    p.add_argument("--matcher", choices=("auto", "python", "hyperscan"), default=None, help=argparse.SUPPRESS)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return p
+
+
+def _err(message: str) -> int:
+    sys.stderr.write(f"trt-why: {message}\n")
+    return exit_codes.ERROR
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _progress_for(path: str, enabled: bool):  # type: ignore[no-untyped-def]
+    if not enabled or not sys.stderr.isatty():
+        return None
+    try:
+        size = os.path.getsize(path) if path != "-" else 0
+    except OSError:
+        size = 0
+    if path != "-" and size < 32 * 1024 * 1024:
+        return None
+    from troubleshooter.render.progress import ProgressBar
+
+    return ProgressBar(size or None, sys.stderr)
+
+
+def cmd_diagnose(argv: Sequence[str]) -> int:
+    args = _diagnose_parser().parse_args(argv)
+    from troubleshooter import api
+    from troubleshooter.render import render
+
+    logs = args.logs or ["-"]
+    if args.matcher:
+        os.environ["TRT_WHY_MATCHER"] = args.matcher
+    fmt = "markdown" if args.chat else args.format
+    colour = fmt == "text" and not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    reports = []
+    status = exit_codes.OK
+    engine = api.get_engine(args.kb)
+    for path in logs:
+        progress = _progress_for(path, not args.no_progress)
+        common = dict(model=args.model, trt_version=args.trt_version, redact=args.redact,
+                      redact_names=args.redact_names, engine=engine)
+        try:
+            if path == "-":
+                report = api.diagnose_stream(sys.stdin.buffer, progress=progress, **common)  # type: ignore[arg-type]
+            else:
+                report = api.diagnose_path(path, progress=progress, **common)  # type: ignore[arg-type]
+        except TroubleshooterError as exc:
+            if progress is not None:
+                progress.close()
+            return _err(str(exc))
+        if progress is not None:
+            progress.close()
+        reports.append(report)
+        status = max(status, report.exit_status)
+    if fmt == "json" and len(reports) > 1:
+        from troubleshooter.render.json import render_json_many
+
+        _write(render_json_many(reports))
+    else:
+        for i, report in enumerate(reports):
+            if args.chat:
+                chunks = report.to_chat(args.chat)
+                _write("\n\n---8<---\n\n".join(chunks) + "\n")
+            else:
+                if i:
+                    _write("\n")
+                _write(render(report, fmt, colour=colour, verbose=args.verbose))
+    return exit_codes.OK if args.exit_zero else status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        try:
+            return _dispatch(argv)
+        finally:
+            try:
+                sys.stdout.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+    except KeyboardInterrupt:
+        sys.stderr.write("trt-why: interrupted\n")
+        return exit_codes.INTERRUPTED
+    except BrokenPipeError:
+        # Output went to a closed pipe (| head): nothing more to say.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return exit_codes.OK
+    except TroubleshooterError as exc:
+        return _err(str(exc))
+    except MemoryError:
+        return _err("out of memory while reading the input")
+
+
+def _dispatch(argv: list[str]) -> int:
+    if not argv:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from troubleshooter.cli_extra import cmd_tui
+
+            return cmd_tui([])
+        return cmd_diagnose([])
+    head = argv[0]
+    if head in SUBCOMMANDS and not (head != "diagnose" and os.path.isfile(head) and len(argv) == 1):
+        rest = argv[1:]
+        if head == "diagnose":
+            return cmd_diagnose(rest)
+        if head == "kb":
+            from troubleshooter.cli_kb import cmd_kb
+
+            return cmd_kb(rest)
+        from troubleshooter import cli_extra
+
+        return int(getattr(cli_extra, f"cmd_{head}")(rest))
+    return cmd_diagnose(argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

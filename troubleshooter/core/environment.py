@@ -1,0 +1,214 @@
+"""Facts about the user's setup read from the log: versions, GPU, platform, precision flags.
+
+Each fact has patterns (with prefilter literals, like KB signatures). The first line that gives a
+fact wins, except where a more authoritative form appears later (``TensorRT version: 8.6.1``
+beats the ``[TensorRT v8601]`` banner). Unknown stays None: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from troubleshooter.models import Environment
+
+Transform = Callable[["re.Match[str]"], str | None]
+
+
+def _banner_version(m: re.Match[str]) -> str | None:
+    digits = m.group("v")
+    if len(digits) == 4:  # 8601 -> 8.6.1 (8.x / 9.x: major*1000 + minor*100 + patch)
+        return f"{digits[0]}.{digits[1]}.{int(digits[2:])}"
+    if len(digits) == 6:  # 100300 -> 10.3.0 (10.x+: major*10000 + minor*100 + patch)
+        return f"{int(digits[:2])}.{int(digits[2:4])}.{int(digits[4:])}"
+    return None
+
+
+def _short(m: re.Match[str]) -> str | None:
+    parts = m.group("v").split(".")
+    return ".".join(parts[:3])
+
+
+def _group(name: str = "v") -> Transform:
+    return lambda m: m.group(name).strip() or None
+
+
+@dataclass(frozen=True)
+class FactPattern:
+    field: str
+    literals: tuple[str, ...]
+    regex: re.Pattern[str]
+    transform: Transform
+    priority: int = 0
+    """Higher beats lower; equal priority: the first line wins."""
+
+
+def _p(fieldname: str, literals: tuple[str, ...], regex: str, transform: Transform | None = None,
+       priority: int = 0, flags: int = 0) -> FactPattern:
+    return FactPattern(fieldname, literals, re.compile(regex, flags), transform or _group(), priority)
+
+
+_V = r"(?P<v>\d+\.\d+(?:\.\d+){0,2})"
+
+FACTS: list[FactPattern] = [
+    _p("tensorrt_version", ("TensorRT version:",), r"TensorRT version:\s*" + _V, _short, 3),
+    _p("tensorrt_version", ("[TensorRT v",), r"\[TensorRT v(?P<v>\d{4,6})\]", _banner_version, 2),
+    _p("tensorrt_version", ("expecting library version",), r"expecting library version " + _V, _short, 2),
+    _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "tensorrt=="),
+       r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT Version\W*|tensorrt==)" + _V, _short, 2),
+    _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_builder_resource|_plugin|_lean|_dispatch)?\.so\." + _V, _short, 1),
+    _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
+       r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)\b", _short, 1),
+    _p("cuda_version", ("CUDA Version", "CUDA version", "CUDA runtime", "CUDA Runtime Version"),
+       r"CUDA (?:[Rr]untime )?[Vv]ersion:?\s*" + _V, _short, 2),
+    _p("cuda_version", ("Cuda compilation tools",), r"Cuda compilation tools, release (?P<v>\d+\.\d+)", None, 3),
+    _p("cuda_version", ("cuda-", "CUDA-"), r"(?:/cuda-|CUDA-|cuda-)(?P<v>\d{2}\.\d)\b", None, 1),
+    _p("driver_version", ("Driver Version", "driver version"), r"[Dd]river [Vv]ersion:?\s*(?P<v>\d{3,4}(?:\.\d+){1,2})"),
+    _p("gpu", ("Selected Device:",), r"Selected Device:\s*(?P<v>.+?)\s*$", None, 2),
+    _p("gpu", ("Device: NVIDIA", "GPU: NVIDIA", "device: NVIDIA"), r"(?:GPU|[Dd]evice): (?P<v>NVIDIA [\w .-]+?)\s*(?:[,(]|$)"),
+    _p("compute_capability", ("Compute Capability:", "compute capability"),
+       r"[Cc]ompute [Cc]apability:?\s*(?P<v>\d+\.\d+)", None, 2),
+    _p("jetpack", ("JetPack", "Jetpack", "jetpack"), r"[Jj]et[Pp]ack[ -]?(?P<v>\d+\.\d+(?:\.\d+)?)"),
+    _p("onnx_opset", ("Opset version:",), r"Opset version:\s*(?P<v>\d+)"),
+    _p("onnx_ir_version", ("ONNX IR version:",), r"ONNX IR version:\s*(?P<v>[\d.]+)"),
+    _p("onnx_producer", ("Producer name:",), r"Producer name:\s*(?P<v>\S+)"),
+]
+
+_JETSON = re.compile(r"\b(?:Orin|Xavier|Jetson|Tegra|L4T|JetPack|Jetpack|Thor)\b|Unknown embedded device detected")
+_WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
+_WINDOWS = re.compile(r"\b[A-Z]:\\|\bnvinfer(?:_\d+)?\.dll\b|\.exe\b|PS [A-Z]:\\")
+_LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
+PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
+                     "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.")
+
+_CMDLINE = re.compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
+_PRECISION_LINE = re.compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)")
+_FLAG_MAP = {"--int8": "int8", "--fp16": "fp16", "--bf16": "bf16", "--fp8": "fp8", "--int4": "int4",
+             "--best": "best", "--stronglyTyped": "strongly-typed", "--strongly-typed": "strongly-typed"}
+_PY_FLAGS = re.compile(r"BuilderFlag\.(?P<f>INT8|FP16|BF16|FP8|INT4)|\b(?P<g>int8|fp16)_mode\s*=\s*True|"
+                       r"\b(?P<h>int8|fp16|bf16)=True|enabled_precisions\W+\{?(?P<ep>[^}]*)")
+PRECISION_LITERALS = ("&&&& RUNNING", "trtexec ", "polygraphy run", "polygraphy convert", "Precision: ",
+                      "BuilderFlag.", "_mode", "=True", "enabled_precisions")
+
+_SUCCESS = re.compile(r"&&&& PASSED|Engine built in|Engine generation completed in|Finished engine building|"
+                      r"Saved engine to|Serialized engine|Engine build succeeded|Building engine finished|"
+                      r"\[I\] PASSED \|")
+_FAILURE = re.compile(r"&&&& FAILED|Engine could not be created|Building engine failed|engine != nullptr|"
+                      r"Failed to create engine|Invalid Engine|\[I\] FAILED \|")
+BUILD_LITERALS = ("&&&& PASSED", "Engine built in", "Engine generation completed", "Finished engine building",
+                  "Saved engine to", "Serialized engine", "Engine build succeeded", "Building engine finished",
+                  "PASSED |", "&&&& FAILED", "Engine could not be created", "Building engine failed",
+                  "engine != nullptr", "Failed to create engine", "Invalid Engine", "FAILED |")
+
+_FRONT_ENDS = [
+    (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
+    (re.compile(r"[Pp]olygraphy"), "polygraphy"),
+    (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt"), "torch-tensorrt"),
+    (re.compile(r"onnxruntime|TensorrtExecutionProvider"), "onnxruntime"),
+    (re.compile(r"[Tt]riton|tritonserver"), "triton"),
+]
+FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime",
+                      "TensorrtExecutionProvider", "riton")
+
+
+def all_literals() -> list[str]:
+    lits: set[str] = set(PLATFORM_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS) | set(FRONT_END_LITERALS)
+    for fact in FACTS:
+        lits.update(fact.literals)
+    return sorted(lits)
+
+
+@dataclass
+class EnvCollector:
+    """Accumulates facts line by line; `result()` gives the Environment."""
+
+    values: dict[str, tuple[int, str, int]] = field(default_factory=dict)  # field -> (priority, value, line)
+    precisions: dict[str, int] = field(default_factory=dict)
+    platform_hits: dict[str, int] = field(default_factory=dict)
+    front_end: tuple[str, int] | None = None
+    origin_front_end: str | None = None
+    last_build: tuple[int, bool] | None = None
+
+    def feed(self, no: int, text: str, raw: str) -> None:
+        for fact in FACTS:
+            if not any(lit in text for lit in fact.literals):
+                continue
+            m = fact.regex.search(text)
+            if not m:
+                continue
+            value = fact.transform(m)
+            if not value:
+                continue
+            old = self.values.get(fact.field)
+            if old is None or fact.priority > old[0]:
+                self.values[fact.field] = (fact.priority, value, no)
+        self._platform(no, raw)
+        self._precisions(no, text)
+        if _SUCCESS.search(text):
+            self.last_build = (no, True)
+        elif _FAILURE.search(text):
+            self.last_build = (no, False)
+        if self.front_end is None:
+            for rx, name in _FRONT_ENDS:
+                if rx.search(text):
+                    self.front_end = (name, no)
+                    break
+
+    def note_origin(self, origin: str | None) -> None:
+        if origin in ("onnxruntime", "torch-tensorrt", "glog") and self.origin_front_end is None:
+            self.origin_front_end = "triton" if origin == "glog" else origin
+
+    def _platform(self, no: int, raw: str) -> None:
+        for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("linux", _LINUX)):
+            if name not in self.platform_hits and rx.search(raw):
+                self.platform_hits[name] = no
+
+    def _precisions(self, no: int, text: str) -> None:
+        m = _CMDLINE.search(text)
+        if m:
+            cmd = m.group("cmd") or m.group("cmd2") or ""
+            for token in cmd.split():
+                flag = token.split("=", 1)[0]
+                if flag in _FLAG_MAP:
+                    self.precisions.setdefault(_FLAG_MAP[flag], no)
+        m2 = _PRECISION_LINE.search(text)
+        if m2:
+            for part in m2.group("p").split("+"):
+                if part in ("INT8", "FP16", "BF16", "FP8", "INT4"):
+                    self.precisions.setdefault(part.lower(), no)
+        for m3 in _PY_FLAGS.finditer(text):
+            name = m3.group("f") or m3.group("g") or m3.group("h")
+            if name:
+                self.precisions.setdefault(name.lower(), no)
+            elif m3.group("ep"):
+                for word in ("int8", "half", "float16", "fp16", "bfloat16"):
+                    if word in m3.group("ep"):
+                        self.precisions.setdefault({"half": "fp16", "float16": "fp16", "bfloat16": "bf16"}.get(word, word), no)
+
+    def result(self, trt_version_override: str | None = None) -> Environment:
+        vals = {k: v[1] for k, v in self.values.items()}
+        sources = {k: v[2] for k, v in self.values.items()}
+        if trt_version_override:
+            vals["tensorrt_version"] = trt_version_override
+            sources.pop("tensorrt_version", None)
+        platform = None
+        for name in ("jetson", "wsl", "windows", "linux"):
+            if name in self.platform_hits:
+                platform = name
+                sources["platform"] = self.platform_hits[name]
+                break
+        if platform is None and vals.get("compute_capability") in ("5.3", "6.2", "7.2", "8.7"):
+            platform = "jetson"  # integrated-GPU compute capabilities exist only on Jetson / DRIVE
+        front = self.front_end[0] if self.front_end else self.origin_front_end
+        opset = vals.pop("onnx_opset", None)
+        env = Environment(
+            **vals,
+            onnx_opset=int(opset) if opset else None,
+            platform=platform,
+            precisions=sorted(self.precisions),
+            front_end=front,
+            build_succeeded=self.last_build[1] if self.last_build else None,
+            sources=sources,
+        )
+        return env

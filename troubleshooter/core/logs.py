@@ -1,0 +1,141 @@
+"""One log line: strip colour codes and wrappers, read the severity, keep the payload.
+
+Front-ends wrap TensorRT's message in different ways; the payload (what TensorRT printed) is
+what signatures match. Recognised: trtexec ``[date] [E] [TRT]``, Python ``[TRT] [E]``, TRT 7
+``[TensorRT] ERROR:``, ``ERROR: [TRT]:``, Polygraphy ``[!]``, glog / Triton ``E0305 12:00:00.1 ...]``,
+ONNX Runtime ``[W:onnxruntime:...]`` (its inner ``[date ERROR]`` wins: outer tags lie),
+docker-compose ``svc-1 | ``, Torch-TensorRT, Python logging and tracebacks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from troubleshooter.models import Level, LogLine
+
+MAX_LINE_CHARS = 8192
+"""Lines are matched on at most this many characters; the report keeps the line number."""
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+_LEVEL_WORDS = {
+    "E": Level.ERROR, "F": Level.FATAL, "W": Level.WARNING, "I": Level.INFO, "V": Level.VERBOSE,
+    "D": Level.VERBOSE, "!": Level.ERROR,
+    "ERROR": Level.ERROR, "INTERNAL_ERROR": Level.FATAL, "FATAL": Level.FATAL, "CRITICAL": Level.FATAL,
+    "WARNING": Level.WARNING, "WARN": Level.WARNING, "INFO": Level.INFO, "VERBOSE": Level.VERBOSE,
+    "DEBUG": Level.VERBOSE, "GRAPH": Level.VERBOSE,
+}
+
+_LVL = r"(?P<lvl>INTERNAL_ERROR|ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|CRITICAL|FATAL)"
+
+# Each rule: (regex anchored at the start of what is left, origin or None, whether the level it reads
+# overrides one read before). Applied repeatedly until none matches.
+_RULES: list[tuple[re.Pattern[str], str | None, bool]] = [
+    # docker-compose: "trt-1  | ..." / "trt_1 | ..."
+    (re.compile(r"(?P<svc>[A-Za-z0-9][\w.-]{0,62})\s+\|\s?(?=\S)"), "docker", False),
+    # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
+    (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False),
+    # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
+    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} " + _LVL + r"\]\s*"), None, True),
+    # ISO timestamp, optionally bracketed.
+    (re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)"), None, False),
+    # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
+    (re.compile(r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*"), None, False),
+    # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
+    (re.compile(r"(?P<lvl>[IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False),
+    # Python logging: "2024-... - name - ERROR - " (the timestamp was removed above) or "ERROR:name:"
+    (re.compile(r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - "), "python-logging", False),
+    # Torch-TensorRT: "ERROR: [Torch-TensorRT TorchScript Conversion Context] - " / "ERROR:torch_tensorrt [..]:"
+    (re.compile(_LVL + r": \[Torch-TensorRT[^\]]*\] - "), "torch-tensorrt", False),
+    (re.compile(_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*"), "torch-tensorrt", False),
+    # TRT 7 Python: "[TensorRT] ERROR: "
+    (re.compile(r"\[TensorRT\] " + _LVL + r":\s*"), "trt7", False),
+    # "ERROR: [TRT]: " / "[TRT]:ERROR: "
+    (re.compile(_LVL + r":\s*\[TRT\]:?\s*"), "python", False),
+    (re.compile(r"\[TRT\]:?\s*" + _LVL + r":\s*"), "python", False),
+    # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
+    (re.compile(r"\[(?P<lvl>[VIWEF!])\]\s*"), None, False),
+    (re.compile(r"\[TRT\]\s*"), "trt", False),
+    # Python logging default "ERROR:root:"
+    (re.compile(r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):"), "python-logging", False),
+]
+
+_BARE_LEVEL = re.compile(_LVL + r":\s+")
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
+_EXCEPTION = re.compile(
+    r"(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|KeyboardInterrupt|SystemExit|"
+    r"pybind11::\w+|nvinfer1::\w+Error):\s"
+)
+_TERMINATE = re.compile(r"terminate called after throwing an instance of")
+_PAYLOAD_ERROR = re.compile(r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove ANSI colour and cursor codes."""
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+def parse_line(no: int, raw: str) -> LogLine:
+    """Recognise wrappers and the severity of one line (without its line ending)."""
+    if len(raw) > MAX_LINE_CHARS:
+        raw = raw[:MAX_LINE_CHARS]
+    raw = strip_ansi(raw).rstrip("\r\n")
+    if "\r" in raw:  # progress bars and stray carriage returns: keep what was last drawn
+        parts = [p for p in raw.split("\r") if p.strip()]
+        raw = parts[-1] if parts else ""
+    rest = raw.lstrip("\ufeff ")
+    level: Level | None = None
+    origin: str | None = None
+    for _ in range(8):
+        for rule, rule_origin, overrides in _RULES:
+            m = rule.match(rest)
+            if m is None or m.end() == 0:
+                continue
+            lvl = m.groupdict().get("lvl")
+            if lvl:
+                new = _LEVEL_WORDS.get(lvl.upper())
+                if new is not None and (level is None or overrides):
+                    level = new
+            if rule_origin and (origin is None or origin in ("trt", "docker")):
+                origin = rule_origin
+            rest = rest[m.end():]
+            break
+        else:
+            break
+    if level is None:
+        m = _BARE_LEVEL.match(rest)
+        if m:
+            level = _LEVEL_WORDS[m.group("lvl").upper()]
+            rest = rest[m.end():]
+        elif _TRACEBACK.match(rest) or _TERMINATE.match(rest) or _EXCEPTION.match(rest):
+            level = Level.ERROR
+            origin = origin or "traceback"
+    if origin == "trt":
+        origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
+    text = rest.strip()
+    # Severity tags lie: an error payload under a warning tag (wrappers) is still an error.
+    if (level is None or level is Level.WARNING) and _PAYLOAD_ERROR.search(text):
+        level = Level.ERROR
+    return LogLine(no=no, level=level, origin=origin, text=text, raw=raw)
+
+
+def level_ok(line_level: Level | None, required: str) -> bool:
+    """Does a line of this level satisfy a signature's `level` (any, warning, error)?"""
+    if required == "any" or line_level is None:
+        return True
+    if required == "warning":
+        return line_level.rank >= Level.WARNING.rank
+    return line_level.rank >= Level.ERROR.rank
+
+
+def is_error_line(line: LogLine) -> bool:
+    """An error line that deserves an explanation."""
+    return line.level is not None and line.level.rank >= Level.ERROR.rank and bool(line.text)
+
+
+def decode_line(data: bytes) -> str:
+    """UTF-8, else latin-1 (never fails)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")

@@ -1,0 +1,296 @@
+"""From evidence to a ranked list of diagnoses, root cause first.
+
+- An entry fires when one of its triggers matched, its `requires` are met and no exclude matched.
+- Confidence: the best trigger weight plus the weights of the distinct supports that matched;
+  outside the entry's `applies` (version, precision, platform) it is demoted and the report says why.
+- Entries whose triggers fired on the same lines are neighbours: the best explains the line,
+  the others are listed as alternatives.
+- Cascade entries ("build failed") never outrank a specific error: their lines are folded under
+  the root cause as consequences.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from troubleshooter.core.matcher import EntryHits, MatchState
+from troubleshooter.core.versions import parse_version
+from troubleshooter.kb.schema import Entry, Signature
+from troubleshooter.models import (
+    SEVERITY_RANK,
+    Alternative,
+    CauseOut,
+    Command,
+    Diagnosis,
+    Environment,
+    Evidence,
+    Fix,
+    FixStep,
+)
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
+                    "suggestion": "suggestion"}
+MAX_SHOWN_EVIDENCE = 8
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    """Replace {name} by a known value; leave other braces (code, dict literals) alone."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def in_range(version: str | None, spec: str | None) -> bool | None:
+    """True/False when both are known, None when either is unknown."""
+    if not version or not spec:
+        return None
+    v = parse_version(version)
+    if v is None:
+        return None
+    return SpecifierSet(spec).contains(v, prereleases=True)
+
+
+def _fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
+    sigs = {s.id: s for s in entry.match.signatures}
+    triggers = [hits.by_sig[s.id] for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
+    if not triggers:
+        return False, None
+    first_trigger = min(t.first_line for t in triggers)
+    for req in entry.match.requires:
+        if req not in hits.by_sig:
+            return False, f"required signature {req!r} did not match"
+    for sid, sh in hits.by_sig.items():
+        sig = sigs[sid]
+        if sig.role != "exclude":
+            continue
+        if sig.after_trigger and sh.last_line <= first_trigger:
+            continue
+        return False, f"ruled out by {sid!r} on line {sh.first_line}"
+    return True, None
+
+
+def _counts(sig: Signature, sh_first: int, first_trigger: int) -> bool:
+    return not sig.after_trigger or sh_first > first_trigger
+
+
+def score_entry(entry: Entry, hits: EntryHits, env: Environment) -> tuple[float, list[str]]:
+    """Confidence and the clues that decided it."""
+    clues: list[str] = []
+    sigs = {s.id: s for s in entry.match.signatures}
+    trig = [(sigs[sid].effective_weight(), sid) for sid in hits.by_sig if sigs[sid].role == "trigger"]
+    first_trigger = min(hits.by_sig[sid].first_line for _, sid in trig)
+    conf = max(w for w, _ in trig)
+    for sid, sh in sorted(hits.by_sig.items()):
+        sig = sigs[sid]
+        if sig.role != "support" or not _counts(sig, sh.last_line, first_trigger):
+            continue
+        conf += sig.effective_weight()
+        clues.append(f"line {sh.first_line}: {sig.note or sid}")
+    ap = entry.applies
+    inside = in_range(env.tensorrt_version, ap.trt)
+    if inside is False:
+        conf *= 0.5
+        clues.append(f"TensorRT {env.tensorrt_version} is outside the versions this entry concerns ({ap.trt}): demoted")
+    elif inside is True and ap.trt:
+        clues.append(f"TensorRT {env.tensorrt_version} is in the affected range ({ap.trt})")
+    if ap.precisions and env.precisions:
+        wanted = set(ap.precisions)
+        have = set(env.precisions)
+        if "best" in have:
+            have |= {"int8", "fp16"}
+        if not wanted & have:
+            conf *= 0.6
+            clues.append(f"the build asked for {', '.join(env.precisions)}, not {', '.join(ap.precisions)}: demoted")
+    if ap.platforms and env.platform:
+        if env.platform not in ap.platforms:
+            conf *= 0.6
+            clues.append(f"platform {env.platform} is not one this entry concerns ({', '.join(ap.platforms)}): demoted")
+        else:
+            clues.append(f"platform {env.platform} matches")
+    return max(0.01, min(conf, 0.99)), clues
+
+
+def _values(entry: Entry, hits: EntryHits, env: Environment) -> tuple[dict[str, str], dict[str, list[str]]]:
+    captures: dict[str, str] = {}
+    values: dict[str, list[str]] = {}
+    order = sorted(entry.match.signatures, key=lambda s: {"trigger": 0, "support": 1, "exclude": 2}[s.role])
+    for sig in order:
+        sh = hits.by_sig.get(sig.id)
+        if sh is None or sig.role == "exclude":
+            continue
+        for k, v in sh.captures.items():
+            captures.setdefault(k, v)
+        for k, vs in sh.values.items():
+            bucket = values.setdefault(k, [])
+            for v in vs:
+                if v not in bucket:
+                    bucket.append(v)
+    return captures, {k: v for k, v in values.items() if len(v) > 1}
+
+
+def _template_values(captures: dict[str, str], env: Environment) -> dict[str, str]:
+    vals = dict(captures)
+    for key in ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform"):
+        value = getattr(env, key)
+        vals.setdefault(key, str(value) if value else f"your {key.replace('_', ' ')}".replace("tensorrt", "TensorRT"))
+    return vals
+
+
+def _advice(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[str | None, str | None]:
+    if not entry.version_advice:
+        return None, None
+    version = env.tensorrt_version
+    if version:
+        for adv in entry.version_advice:
+            if in_range(version, adv.versions):
+                return fill(adv.text.strip(), vals), adv.status
+        return f"No advice recorded for TensorRT {version}.", "unknown"
+    lines = [f"TensorRT {adv.versions}: {adv.status}. {fill(adv.text.strip(), vals)}" for adv in entry.version_advice]
+    return "Your TensorRT version is not in the log (pass --trt-version). " + " | ".join(lines), None
+
+
+def _fixes(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
+    out: list[Fix] = []
+    version = env.tensorrt_version
+    for fx in entry.fixes:
+        if in_range(version, fx.versions) is False:
+            continue
+        steps: list[str] = []
+        detail: list[FixStep] = []
+        for step in fx.steps:
+            if in_range(version, step.versions) is False:
+                continue
+            text = fill(step.text.strip(), vals)
+            cmd = Command(lang=step.lang or "text", code=fill(step.code.rstrip(), vals)) if step.code else None
+            detail.append(FixStep(text=text, command=cmd))
+            steps.append(text + (f"\n{cmd.code}" if cmd else ""))
+        if steps:
+            out.append(Fix(title=fill(fx.title, vals), steps=steps, detail=detail))
+    return out
+
+
+def _reduce_command(entry: Entry, env: Environment) -> str | None:
+    if not entry.reduce:
+        return None
+    from troubleshooter.core.regexes import literals_for
+
+    trig = next(s for s in entry.match.signatures if s.role == "trigger")
+    lits = literals_for(trig) or []
+    if not lits:
+        return None
+    fail = re.escape(lits[0]).replace("\\ ", " ")
+    prec = "".join(f" --{p}" for p in env.precisions if p in ("int8", "fp16", "bf16", "fp8"))
+    return (
+        "polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect "
+        f"--check polygraphy run polygraphy_debug.onnx --trt{prec} --fail-regex {shlex.quote(fail)}"
+    )
+
+
+def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosis:
+    conf, clues = score_entry(entry, hits, env)
+    captures, values = _values(entry, hits, env)
+    vals = _template_values(captures, env)
+    sigs = {s.id: s for s in entry.match.signatures}
+    trig_hits = [hits.by_sig[s] for s in hits.by_sig if sigs[s].role == "trigger"]
+    occurrences = sum(h.count for h in trig_hits)
+    evidence: list[Evidence] = []
+    for h in sorted(trig_hits, key=lambda h: h.first_line):
+        evidence.extend(h.evidence)
+    evidence.sort(key=lambda e: e.line)
+    evidence = _dedupe(evidence)[:MAX_SHOWN_EVIDENCE]
+    support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]]
+    evidence += sorted(support_ev, key=lambda e: e.line)[:4]
+    causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes]
+    advice, status = _advice(entry, env, vals)
+    asks = list(entry.asks)
+    if env.tensorrt_version is None and entry.version_advice:
+        asks = ["the TensorRT version (pass --trt-version X)"] + [a for a in asks if "TensorRT version" not in a]
+    return Diagnosis(
+        id=entry.id,
+        title=fill(entry.title, vals),
+        severity=entry.severity,
+        confidence=round(conf, 2),
+        occurrences=occurrences,
+        evidence=evidence,
+        captures=captures,
+        capture_values=values,
+        causes=[f"{c.text} [{_CERTAINTY_LABEL[c.certainty]}]" for c in causes],
+        cause_details=causes,
+        version_advice=advice,
+        version_status=status,
+        fixes=_fixes(entry, env, vals),
+        references=[r.url for r in entry.references],
+        clues=clues,
+        asks=asks,
+        cascade=entry.cascade,
+        lint=list(entry.lint),
+        reduce_command=_reduce_command(entry, env),
+    )
+
+
+def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
+    seen: set[int] = set()
+    out = []
+    for e in evidence:
+        if e.line not in seen:
+            seen.add(e.line)
+            out.append(e)
+    return out
+
+
+def _trigger_lines(d: Diagnosis) -> set[int]:
+    return {e.line for e in d.evidence if e.role == "trigger"}
+
+
+def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:
+    """All diagnoses, root cause first."""
+    found: list[Diagnosis] = []
+    for entry_id in sorted(state.hits):
+        entry = entries[entry_id]
+        hits = state.hits[entry_id]
+        ok, _why = _fires(entry, hits)
+        if ok:
+            found.append(build_diagnosis(entry, hits, env))
+    first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
+
+    def key(d: Diagnosis) -> tuple[int, int, float, int, str]:
+        return (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence, 1), first_line[d.id], d.id)
+
+    found.sort(key=key)
+    # Neighbours: entries whose triggers fired on the same lines. The first (best) keeps the lines.
+    kept: list[Diagnosis] = []
+    for d in found:
+        lines = _trigger_lines(d)
+        owner = next((k for k in kept if not k.cascade and not d.cascade and lines and lines <= _trigger_lines(k)), None)
+        if owner is None:
+            kept.append(d)
+            continue
+        idx = kept.index(owner)
+        alt = Alternative(id=d.id, title=d.title, confidence=d.confidence)
+        kept[idx] = owner.model_copy(update={"alternatives": [*owner.alternatives, alt]})
+    # Cascades: folded under the first specific error as its consequences.
+    root = next((d for d in kept if d.severity == "error" and not d.cascade), None)
+    if root is not None:
+        cascade_lines: list[int] = []
+        rest: list[Diagnosis] = []
+        root_first = first_line[root.id]
+        for d in kept:
+            if d.cascade:
+                cascade_lines += [e.line for e in d.evidence if e.line >= root_first]
+            else:
+                rest.append(d)
+        kept = rest
+        if cascade_lines:
+            i = kept.index(root)
+            kept[i] = root.model_copy(update={"consequences": sorted(set(cascade_lines))})
+    return kept
+
+
+def version_tuple(v: str) -> Version | None:
+    try:
+        return Version(v)
+    except InvalidVersion:
+        return None

@@ -1,0 +1,121 @@
+"""Closest known issues for error lines no diagnosis explains. A suggestion, never a verdict.
+
+Text is masked first (numbers, hex, paths, node and tensor names, quoted strings) so that two
+lines of the same message with different values look alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rapidfuzz import fuzz, process
+
+from troubleshooter.kb.schema import Entry
+from troubleshooter.models import Diagnosis, LogLine, Suggestion, Unexplained
+
+_MASKS = [
+    (re.compile(r"\[[\w.~]+\.(?:cpp|cu|h|hpp|cc)::[\w~]+::\d+\]"), "[SRC]"),
+    (re.compile(r"\b[\w.-]+\.(?:cpp|cu|h|hpp|cc|py):\d+"), "SRC"),
+    (re.compile(r"0x[0-9a-fA-F]+"), "HEX"),
+    (re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+-]+){2,}[/\\]?"), "PATH"),
+    (re.compile(r"\"[^\"]*\"|'[^']*'"), "STR"),
+    (re.compile(r"(?<![A-Za-z])/[\w.-]+(?:/[\w.:-]+)*"), "NAME"),
+    (re.compile(r"\b\d+(?:\.\d+)*\b"), "N"),
+]
+MIN_SCORE = 55.0
+MAX_UNEXPLAINED = 12
+
+
+def mask(text: str) -> str:
+    for rx, repl in _MASKS:
+        text = rx.sub(repl, text)
+    return " ".join(text.split())
+
+
+def corpus_of(entry: Entry) -> list[str]:
+    """Texts that stand for an entry: its title and its positive example lines."""
+    texts = [entry.title]
+    for ex in entry.examples.match:
+        for line in ex.log.splitlines():
+            if line.strip():
+                texts.append(line)
+    return texts
+
+
+class Suggester:
+    """Fuzzy search over the KB's titles and example lines, on masked text."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.titles = {e.id: e.title for e in entries}
+        self.keys: list[str] = []
+        self.choices: list[str] = []
+        from troubleshooter.core.logs import parse_line
+
+        for e in entries:
+            for t in corpus_of(e):
+                masked = mask(parse_line(0, t).text)
+                if len(masked) >= 8:
+                    self.keys.append(e.id)
+                    self.choices.append(masked)
+
+    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()) -> list[Suggestion]:
+        masked = mask(text)
+        if not masked or not self.choices:
+            return []
+        best: dict[str, float] = {}
+        for _choice, score, idx in process.extract(masked, self.choices, scorer=fuzz.token_set_ratio, limit=40):
+            key = self.keys[idx]
+            if key in exclude or score < MIN_SCORE:
+                continue
+            best[key] = max(best.get(key, 0.0), float(score))
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+        return [Suggestion(id=k, title=self.titles[k], score=round(s, 1)) for k, s in ranked]
+
+    def search(self, query: str, limit: int = 10) -> list[Suggestion]:
+        """Free-text search (KB browser, MCP): titles, ids and example lines."""
+        q = mask(query)
+        scores: dict[str, float] = {}
+        for key, title in self.titles.items():
+            s = max(fuzz.WRatio(q, title), fuzz.WRatio(q, key.replace("-", " ")))
+            scores[key] = max(scores.get(key, 0.0), float(s))
+        for _c, s, idx in process.extract(q, self.choices, scorer=fuzz.partial_ratio, limit=60):
+            k = self.keys[idx]
+            scores[k] = max(scores.get(k, 0.0), float(s) * 0.95)
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+        return [Suggestion(id=k, title=self.titles[k], score=round(s, 1)) for k, s in ranked if s > 40]
+
+
+def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses: Sequence[Diagnosis],
+                fired: set[str], suggester: Suggester) -> list[Unexplained]:
+    """Error lines that no fired entry matched, grouped by masked text.
+
+    A line inside a run of consecutive error lines that holds an explained line (a parser error's
+    node dump, a stack of consequences) belongs to that explanation and is not listed.
+    """
+    covered: set[int] = set()
+    for d in diagnoses:
+        covered.update(e.line for e in d.evidence)
+        covered.update(d.consequences)
+    explained = [ln.no in covered or bool(ids & fired) for ln, ids in error_lines]
+    # Runs of consecutive error lines (a gap of 2 allows Windows pastes' blank lines).
+    run_explained: list[bool] = [False] * len(error_lines)
+    start = 0
+    for i in range(1, len(error_lines) + 1):
+        if i == len(error_lines) or error_lines[i][0].no - error_lines[i - 1][0].no > 2:
+            flag = any(explained[start:i])
+            for j in range(start, i):
+                run_explained[j] = flag
+            start = i
+    groups: dict[str, list[LogLine]] = {}
+    for (line, _ids), own, run in zip(error_lines, explained, run_explained):
+        if own or run:
+            continue
+        groups.setdefault(mask(line.text), []).append(line)
+    diagnosed = {d.id for d in diagnoses}
+    out: list[Unexplained] = []
+    for lines in list(groups.values())[:MAX_UNEXPLAINED]:
+        first = lines[0]
+        out.append(Unexplained(line=first.no, text=first.raw, count=len(lines),
+                               similar=suggester.similar(first.text, exclude=sorted(diagnosed))))
+    return out

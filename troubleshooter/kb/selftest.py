@@ -1,0 +1,206 @@
+"""`trt-why kb validate | test | explain`: the KB checks itself.
+
+- validate: schema, conventions (id == file stem, unique ids, lint ids exist), regexes compile, have a
+  prefilter literal and do not backtrack catastrophically, kb/schema.json is current.
+- test: every entry's examples, run through the real engine with that entry alone loaded.
+- explain: signature by signature, why an entry did or did not match a log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from troubleshooter.core.regexes import check_backtracking, literals_for
+from troubleshooter.kb.loader import KnowledgeBase, builtin_kb_dir
+from troubleshooter.kb.schema import Entry, json_schema
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case_id: str
+    ok: bool
+    message: str = ""
+
+
+def lint_rule_ids() -> set[str]:
+    """Ids of the model-lint rules, from the rule modules' file names (no onnx import)."""
+    rules = Path(__file__).resolve().parent.parent / "lint" / "rules"
+    ids = {p.stem.replace("_", "-") for p in rules.glob("*.py") if not p.stem.startswith("_")}
+    try:
+        from troubleshooter.lint.rules import RULE_IDS  # type: ignore[attr-defined]
+
+        ids |= set(RULE_IDS)
+    except Exception:  # noqa: BLE001 - the registry may need onnx; file names are enough
+        pass
+    return ids
+
+
+def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
+    """Problems, one line each; empty when the KB is sound."""
+    problems = [str(p) for p in kb.problems]
+    known_rules = lint_rule_ids()
+    for entry in kb.entries:
+        where = kb.origins.get(entry.id, entry.id)
+        for sig in entry.match.signatures:
+            issue = check_backtracking(sig)
+            if issue:
+                problems.append(f"{where}: {issue}")
+        if known_rules:
+            for rule in entry.lint:
+                if rule not in known_rules:
+                    problems.append(f"{where}: lint: {rule!r} is not a lint rule id (known: see `trt-why lint --rules`)")
+    if check_schema_file:
+        schema_path = builtin_kb_dir() / "schema.json"
+        if not schema_path.is_file() or schema_path.read_text(encoding="utf-8") != json_schema():
+            problems.append(f"{schema_path}: out of date; run `trt-why kb schema > kb/schema.json`")
+    return problems
+
+
+def run_examples(entry: Entry) -> list[CaseResult]:
+    """Run one entry's examples with only that entry loaded."""
+    from troubleshooter.api import Engine, diagnose
+    from troubleshooter.errors import InputError
+    from troubleshooter.kb.loader import KnowledgeBase
+
+    engine = Engine.from_kb(KnowledgeBase([entry]))
+    results: list[CaseResult] = []
+    for kind, examples in (("match", entry.examples.match), ("no_match", entry.examples.no_match)):
+        for ex in examples:
+            case = f"{entry.id}::{ex.name}"
+            try:
+                report = diagnose(ex.log, trt_version=ex.trt_version, engine=engine, name=case)
+            except InputError as exc:
+                results.append(CaseResult(case, False, f"input error: {exc}"))
+                continue
+            found = next((d for d in report.diagnoses if d.id == entry.id), None)
+            if kind == "match":
+                if found is None:
+                    why = explain(entry, ex.log, ex.trt_version)
+                    results.append(CaseResult(case, False, "expected a match, got none\n" + "\n".join(why)))
+                    continue
+                wrong = {k: (v, found.captures.get(k)) for k, v in ex.captures.items() if found.captures.get(k) != v}
+                if wrong:
+                    detail = "; ".join(f"{k}: expected {exp!r}, got {got!r}" for k, (exp, got) in wrong.items())
+                    results.append(CaseResult(case, False, f"captures differ: {detail}"))
+                    continue
+                results.append(CaseResult(case, True))
+            else:
+                if found is not None:
+                    lines = ", ".join(str(e.line) for e in found.evidence[:3])
+                    results.append(CaseResult(case, False, f"must not match, but matched on line(s) {lines}"))
+                else:
+                    results.append(CaseResult(case, True))
+    return results
+
+
+def explain(entry: Entry, log: str, trt_version: str | None = None) -> list[str]:
+    """Why the entry did or did not match `log`, signature by signature."""
+    from troubleshooter.api import Engine, diagnose
+    from troubleshooter.core.logs import level_ok, parse_line
+    from troubleshooter.core.ranking import _fires
+    from troubleshooter.core.regexes import compile_pattern
+    from troubleshooter.kb.loader import KnowledgeBase
+
+    out: list[str] = []
+    lines = [parse_line(i, raw) for i, raw in enumerate(log.splitlines(), 1)]
+    for sig in entry.match.signatures:
+        lits = literals_for(sig) or []
+        pat = compile_pattern(sig.regex, sig.ignore_case)
+        with_lit = [ln for ln in lines if any((lit.lower() in ln.text.lower()) if sig.ignore_case else (lit in ln.text)
+                                              for lit in lits)]
+        matched = [ln for ln in with_lit if pat.search(ln.text)]
+        level_ok_lines = [ln for ln in matched if level_ok(ln.level, sig.level)]
+        head = f"  [{sig.role}] {sig.id}: "
+        if not with_lit:
+            out.append(head + f"no line contains its literal(s) {lits}")
+        elif not matched:
+            out.append(head + f"{len(with_lit)} line(s) contain the literal but the regex does not match, e.g. line "
+                       f"{with_lit[0].no}: {with_lit[0].text[:120]}")
+        elif not level_ok_lines:
+            ln = matched[0]
+            out.append(head + f"matches line {ln.no} but its level is {ln.level.value if ln.level else 'none'}, "
+                       f"below the required {sig.level}")
+        else:
+            ln = level_ok_lines[0]
+            m = pat.search(ln.text)
+            caps = {k: v for k, v in (m.groupdict() if m else {}).items() if v is not None}
+            out.append(head + f"MATCHES line {ln.no} ({len(level_ok_lines)} line(s)){' captures ' + str(caps) if caps else ''}")
+    engine = Engine.from_kb(KnowledgeBase([entry]))
+    report = diagnose(log, trt_version=trt_version, engine=engine)
+    found = next((d for d in report.diagnoses if d.id == entry.id), None)
+    if found:
+        out.append(f"  => the entry fires, confidence {found.confidence:.2f}" +
+                   (f"; clues: {'; '.join(found.clues)}" if found.clues else ""))
+    else:
+        from troubleshooter.core.matcher import MatchState
+
+        state = MatchState()
+        for ln in lines:
+            engine.matcher.feed(state, ln.no, ln.raw.encode("utf-8"))
+        hits = state.hits.get(entry.id)
+        if hits is None:
+            out.append("  => the entry does not fire: no trigger matched")
+        else:
+            _ok, why = _fires(entry, hits)
+            out.append(f"  => the entry does not fire: {why or 'no trigger matched'}")
+    return out
+
+
+SCAFFOLD = """id: {id}
+title: One line saying what went wrong
+severity: error            # error: build/run fails; warning: builds but loses precision/speed; info: harmless
+tags: []
+summary: >
+  Two or three sentences for the KB browser.
+match:
+  signatures:
+    - id: main-message
+      regex: 'Exact message text with (?P<node>[^ ]+) captured'   # searched in the payload; never anchor on line numbers
+      role: trigger        # trigger | support | exclude
+      level: error         # any | warning | error
+      # literals: ["Exact message text"]   # needed when none can be derived from the regex
+    - id: a-clue
+      regex: 'A line that makes this cause more likely'
+      role: support
+      weight: 0.1
+  requires: []
+applies:
+  trt: ">=8.0"             # TensorRT versions this concerns
+  platforms: []            # linux, windows, wsl, jetson; empty = all
+  precisions: []           # int8, fp16, ...; empty = any
+causes:
+  - text: What actually goes wrong with {{node}}.
+    certainty: reported    # confirmed | documented | reported | suggestion
+asks: []
+version_advice:
+  - versions: "<10"
+    status: affected
+    text: What this means on {{tensorrt_version}}.
+  - versions: ">=10"
+    status: unknown
+    text: Not known whether newer releases differ.
+fixes:
+  - title: The first thing to try
+    steps:
+      - text: What to do.
+        code: trtexec --onnx=model.onnx
+        lang: bash
+lint: []
+reduce: false
+references:
+  - url: https://github.com/NVIDIA/TensorRT/issues/
+last_verified: {today}
+examples:
+  match:
+    - name: trtexec-format
+      log: |
+        [01/01/2025-10:00:00] [E] [TRT] Exact message text with /model/node captured
+      captures:
+        node: /model/node
+  no_match:
+    - name: same-words-at-info-level
+      log: |
+        [01/01/2025-10:00:00] [I] [TRT] Exact message text with /model/node captured
+todo: []
+"""

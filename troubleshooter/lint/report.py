@@ -1,0 +1,93 @@
+"""Lint results: frozen pydantic models, the JSON contract of ``trt-why lint --format json``.
+
+Only pydantic is imported here, so renderers, the CLI and the join with a log report can use
+these models without the ``lint`` extra (onnx) installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LINT_SCHEMA_VERSION = 1
+
+LintLevel = Literal["error", "warning", "info"]
+"""error: TensorRT refuses the model or computes wrong results; warning: it builds but loses
+precision, speed or accuracy; info: worth knowing, nothing to fix."""
+
+LEVEL_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Finding(_Frozen):
+    """One problem found on the model, shaped like a Polygraphy lint entry (level, source, message, nodes)."""
+
+    rule: str = Field(description="Id of the lint rule that found it (e.g. qdq-zero-point), or 'polygraphy'.")
+    level: LintLevel = Field(description="error, warning or info.")
+    message: str = Field(description="What is wrong and what to do, for the user.")
+    nodes: list[str] = Field(default_factory=list, description="ONNX node names (or tensor names) concerned.")
+    kb: str | None = Field(default=None, description="Id of the KB entry this finding supports, or None.")
+    source: str = Field(default="trt-why", description="Who found it: trt-why or polygraphy:<tool>.")
+    details: dict[str, object] = Field(default_factory=dict, description="Machine-readable facts (axis, values...).")
+
+
+class ModelIndex(_Frozen):
+    """Names in the linted model, used to tie a log's node names to findings. Never serialized."""
+
+    nodes: list[str] = Field(default_factory=list, description="Node names in graph order.")
+    op_types: dict[str, str] = Field(default_factory=dict, description="Node name -> op type.")
+    producers: dict[str, str] = Field(default_factory=dict, description="Tensor name -> producing node name.")
+    consumers: dict[str, list[str]] = Field(
+        default_factory=dict, description="Initializer / graph-input name -> consuming node names."
+    )
+
+    def resolve(self, name: str) -> set[str]:
+        """Node names meant by ``name``: a node name, the producer of a tensor, or the consumers of a weight."""
+        found: set[str] = set()
+        if name in self.op_types:
+            found.add(name)
+        if name in self.producers:
+            found.add(self.producers[name])
+        found.update(self.consumers.get(name, []))
+        return found
+
+
+class LintReport(_Frozen):
+    """Everything ``trt-why lint`` found in one model. Findings are sorted most serious first."""
+
+    schema_version: int = LINT_SCHEMA_VERSION
+    model: str = Field(description="The model path as given.")
+    trt_version: str | None = Field(description="TensorRT version the lint targeted; None = current releases.")
+    findings: list[Finding] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="Things to know about the lint run itself.")
+    index: ModelIndex | None = Field(default=None, exclude=True, repr=False, description="Names in the model.")
+
+    @property
+    def exit_status(self) -> int:
+        """1 when any finding is an error or a warning, else 0 (see troubleshooter.exit_codes)."""
+        return 1 if any(f.level in ("error", "warning") for f in self.findings) else 0
+
+    def findings_for_nodes(self, names: Iterable[str]) -> list[Finding]:
+        """Findings on any of ``names`` (node names, or tensor names resolved to their nodes)."""
+        wanted: set[str] = set()
+        for name in names:
+            wanted.add(name)
+            if self.index is not None:
+                wanted.update(self.index.resolve(name))
+        return [f for f in self.findings if wanted.intersection(f.nodes)]
+
+
+def sort_findings(findings: Iterable[Finding], order: dict[str, int] | None = None) -> list[Finding]:
+    """Most serious first; then by rule, position of the first node in the graph, and message."""
+    position = order or {}
+
+    def key(f: Finding) -> tuple[int, str, int, str, str]:
+        first = f.nodes[0] if f.nodes else ""
+        return (-LEVEL_RANK[f.level], f.rule, position.get(first, -1), first, f.message)
+
+    return sorted(findings, key=key)

@@ -1,0 +1,71 @@
+"""The report as Markdown (GitHub-flavoured): for issues, PRs and wikis."""
+
+from __future__ import annotations
+
+from troubleshooter.models import Diagnosis, Report
+from troubleshooter.render.text import headline
+
+_BADGE = {"error": "❌ **error**", "warning": "⚠️ **warning**", "info": "ℹ️ info"}
+
+
+def fence(code: str, lang: str = "") -> str:
+    """A code fence that survives backticks inside the code."""
+    ticks = "```"
+    while ticks in code:
+        ticks += "`"
+    return f"{ticks}{lang}\n{code.rstrip()}\n{ticks}"
+
+
+def diagnosis_md(d: Diagnosis, full: bool = True) -> str:
+    parts = [f"### {_BADGE[d.severity]}: {d.title}",
+             f"`{d.id}` · confidence {d.confidence:.2f} · {d.occurrences} line(s)"]
+    ev = [e for e in d.evidence if e.role == "trigger"][: 4 if full else 2]
+    if ev:
+        parts.append("**Evidence**\n" + fence("\n".join(f"{e.line}: {e.text.strip()}" for e in ev), "text"))
+    for name, vals in d.capture_values.items():
+        parts.append(f"**{name}** ({len(vals)} distinct): " + ", ".join(f"`{v}`" for v in vals[:10])
+                     + (" …" if len(vals) > 10 else ""))
+    if d.causes:
+        parts.append("**Why**\n" + "\n".join(f"- {c}" for c in (d.causes if full else d.causes[:1])))
+    if d.version_advice:
+        parts.append(f"**Your version**: {d.version_advice}")
+    if d.fixes:
+        lines = ["**Fix**"]
+        n = 0
+        for fix in d.fixes if full else d.fixes[:1]:
+            for step in fix.detail:
+                n += 1
+                lines.append(f"{n}. {step.text}")
+                if step.command:
+                    lines.append("\n".join("   " + x for x in fence(step.command.code, step.command.lang).splitlines()))
+        parts.append("\n".join(lines))
+    if d.reduce_command and full:
+        parts.append("**Minimal repro**\n" + fence(d.reduce_command, "bash"))
+    if d.clues and full:
+        parts.append("**Clues**: " + "; ".join(d.clues))
+    if d.alternatives:
+        parts.append("**Also possible**: " + ", ".join(f"`{a.id}` ({a.confidence:.2f})" for a in d.alternatives))
+    if d.asks and full:
+        parts.append("**Would decide**: " + "; ".join(d.asks))
+    if d.consequences:
+        parts.append(f"_{len(d.consequences)} later error line(s) are consequences of this one._")
+    if d.references and full:
+        parts.append("**References**: " + " · ".join(f"<{r}>" for r in d.references[:4]))
+    return "\n\n".join(parts)
+
+
+def render_markdown(report: Report) -> str:
+    parts = [f"## trt-why: {headline(report)}"]
+    if not report.diagnoses:
+        parts.append("No known failure matched." if report.unexplained else "No known failure and no error line found.")
+    for d in report.diagnoses:
+        parts.append(diagnosis_md(d, full=d.severity == "error" or d is report.diagnoses[0]))
+    if report.unexplained:
+        rows = ["### Unexplained error lines", "_Closest known issues are suggestions, not diagnoses._", ""]
+        for u in report.unexplained:
+            sims = ", ".join(f"`{s.id}` ({s.score:.0f})" for s in u.similar) or "none"
+            rows.append(f"- line {u.line}{f' (x{u.count})' if u.count > 1 else ''}: `{u.text.strip()[:200]}` — closest: {sims}")
+        parts.append("\n".join(rows))
+    if report.notes:
+        parts.append("\n".join(f"> note: {n}" for n in report.notes))
+    return "\n\n".join(parts).rstrip() + "\n"
