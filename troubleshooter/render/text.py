@@ -38,9 +38,13 @@ def headline(report: Report) -> str:
     return " · ".join(parts)
 
 
+def _label(label: str) -> str:
+    return label.ljust(LABEL - 2) if len(label) < LABEL - 2 else label + " "
+
+
 def _block(label: str, text: str, colour: bool) -> list[str]:
     body = textwrap.wrap(" ".join(text.split()), WIDTH - LABEL - 2) or [""]
-    out = [f"  {_c(label.ljust(LABEL - 2), _DIM, colour)}{body[0]}"]
+    out = [f"  {_c(_label(label), _DIM, colour)}{body[0]}"]
     out += [" " * LABEL + line for line in body[1:]]
     return out
 
@@ -53,18 +57,18 @@ def _evidence_lines(d: Diagnosis, colour: bool, limit: int) -> list[str]:
         text = e.text.strip()
         if len(text) > WIDTH - LABEL:
             text = text[: WIDTH - LABEL - 1] + "…"
-        out.append(f"  {_c(label.ljust(LABEL - 2), _DIM, colour)}{text}")
+        out.append(f"  {_c(_label(label), _DIM, colour)}{text}")
     extra = d.occurrences - len(shown)
     if extra > 0:
         out.append(" " * LABEL + f"(+{extra} more lines like this)")
     return out
 
 
-def _fix_lines(d: Diagnosis, colour: bool, limit: int = 2) -> list[str]:
+def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3) -> list[str]:
     out: list[str] = []
     n = 0
-    for fix in d.fixes[:limit]:
-        for step in fix.detail:
+    for fix in d.fixes[:1]:
+        for step in fix.detail[:max_steps]:
             n += 1
             label = "fix" if n == 1 else ""
             out += _block(label, f"{n}. {step.text}", colour)
@@ -86,9 +90,8 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool) -> list[str]:
             out += _block(name, f"{len(vals)}{'+' if len(vals) >= 60 else ''} distinct: {sample}", colour)
     if d.causes:
         out += _block("why", d.causes[0], colour)
-        if primary:
-            for cause in d.causes[1:3]:
-                out += _block("or", cause, colour)
+        if primary and len(d.causes) > 1:
+            out += _block("", f"(+{len(d.causes) - 1} other possible cause(s): trt-why -v, or --format markdown)", colour)
     if d.version_advice:
         out += _block("you", d.version_advice, colour)
     if primary:
@@ -99,12 +102,12 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool) -> list[str]:
     elif d.fixes:
         out += _block("fix", d.fixes[0].title, colour)
     if d.clues and primary:
-        out += _block("clues", "; ".join(d.clues[:4]), colour)
+        out += _block("clues", "; ".join(d.clues[:2]), colour)
     if d.alternatives:
         alts = ", ".join(f"{a.id} ({a.confidence:.2f})" for a in d.alternatives)
         out += _block("also", f"the same lines could be: {alts}", colour)
     if d.asks and primary:
-        out += _block("unknown", "would decide: " + "; ".join(d.asks), colour)
+        out += _block("unknown", "would decide: " + d.asks[0], colour)
     for f in d.model_findings[:3]:
         out += _block("model", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}", colour)
     if d.consequences:

@@ -1,0 +1,71 @@
+"""Prefix recognition on the line formats users actually paste."""
+
+from __future__ import annotations
+
+import pytest
+
+from troubleshooter.core.logs import parse_line
+from troubleshooter.models import Level
+
+CASES = [
+    ("[08/07/2024-12:27:04] [E] Error[10]: [optimizer.cpp::computeCosts::3897] Error Code 10: Internal Error (x)",
+     Level.ERROR, None, "Error[10]: [optimizer.cpp::computeCosts::3897] Error Code 10: Internal Error (x)"),
+    ("[06/26/2023-14:33:12] [TRT] [E] 6: The engine plan file is not compatible", Level.ERROR, "python",
+     "6: The engine plan file is not compatible"),
+    ("[06/06/2023-15:09:18] [W] [TRT] onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights",
+     Level.WARNING, "trtexec", "onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights"),
+    ("[TensorRT] ERROR: Network must have at least one output", Level.ERROR, "trt7", "Network must have at least one output"),
+    ("ERROR: [TRT]: 3: [builder.cpp::buildSerializedNetwork::609] Error Code 3: API Usage Error (x)", Level.ERROR,
+     "python", "3: [builder.cpp::buildSerializedNetwork::609] Error Code 3: API Usage Error (x)"),
+    ("2023-05-10 10:12:31.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:63 log] "
+     "[2023-05-10 02:12:31 ERROR] 10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (y)",
+     Level.ERROR, "onnxruntime", "10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (y)"),
+    ("ERROR: [Torch-TensorRT TorchScript Conversion Context] - 4: [network.cpp::validate::2891] Error Code 4: x",
+     Level.ERROR, "torch-tensorrt", "4: [network.cpp::validate::2891] Error Code 4: x"),
+    ("E0305 12:00:00.123456 1 model_repository_manager.cc:1152] failed to load 'yolo'", Level.ERROR, "glog",
+     "failed to load 'yolo'"),
+    ("trt-1  | [11/22/2024-01:25:55] [E] [TRT] 1: [defaultAllocator.cpp::deallocateAsync::64] Error Code 1: Cuda",
+     Level.ERROR, "trtexec", "1: [defaultAllocator.cpp::deallocateAsync::64] Error Code 1: Cuda"),
+    ("\x1b[31m[E]\x1b[0m [TRT] 3: API Usage Error", Level.ERROR, "trtexec", "3: API Usage Error"),
+    ("AttributeError: 'tensorrt_bindings.tensorrt.Builder' object has no attribute 'build_engine'", Level.ERROR,
+     "traceback", "AttributeError: 'tensorrt_bindings.tensorrt.Builder' object has no attribute 'build_engine'"),
+    ("[!] Invalid Engine. Please ensure the engine was built correctly", Level.ERROR, None,
+     "Invalid Engine. Please ensure the engine was built correctly"),
+    ("[V] [TRT] Registered plugin creator - ::BatchedNMS_TRT version 1", Level.VERBOSE, "trtexec",
+     "Registered plugin creator - ::BatchedNMS_TRT version 1"),
+    ("2024-03-01 10:00:00,123 - root - ERROR - build failed", Level.ERROR, "python-logging", "build failed"),
+    ("[E] 3: [network.cpp::addInput::1514] Error Code 3: API Usage Error", Level.ERROR, None,
+     "3: [network.cpp::addInput::1514] Error Code 3: API Usage Error"),
+    ("6: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA initialization failure)",
+     Level.ERROR, None, "6: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA initialization failure)"),
+]
+
+
+@pytest.mark.parametrize("raw,level,origin,text", CASES, ids=[c[0][:40] for c in CASES])
+def test_prefixes(raw: str, level: Level, origin: str | None, text: str) -> None:
+    line = parse_line(7, raw)
+    assert line.no == 7
+    assert line.level == level
+    assert line.origin == origin
+    assert line.text == text
+
+
+def test_wrapper_warning_tag_with_error_payload_is_an_error() -> None:
+    # Severity tags lie: Torch-TensorRT and ORT sometimes log TensorRT errors under a warning tag.
+    line = parse_line(1, "WARNING: [Torch-TensorRT] - 10: [optimizer.cpp::computeCosts::3869] Error Code 10: x")
+    assert line.level == Level.ERROR
+
+
+def test_verbose_tag_is_not_promoted() -> None:
+    line = parse_line(1, "[V] [TRT] Tactic: 0x0000 Error Code 10: printed while tuning")
+    assert line.level == Level.VERBOSE
+
+
+def test_crlf_and_carriage_returns() -> None:
+    assert parse_line(1, "[E] boom\r").text == "boom"
+    assert parse_line(1, "progress 10%\rprogress 100%\r[I] done").text == "done"
+
+
+def test_long_line_is_capped() -> None:
+    line = parse_line(1, "[E] " + "x" * 100_000)
+    assert len(line.raw) <= 8192
