@@ -58,6 +58,7 @@ class LintContext:
                     if attr.name == "value" and node.output:
                         self.constants[node.output[0]] = attr.t
         self.inputs = [v for v in self.graph.input if v.name not in self.initializers]
+        self._strict_error: str | None = None
         self.opset = next((o.version for o in self.model.opset_import if o.domain in ("", "ai.onnx")), 0)
 
     # ---- names -------------------------------------------------------------------------
@@ -81,15 +82,18 @@ class LintContext:
         """(node, input slot) for every node reading ``tensor``."""
         return [(self.nodes[i], slot) for i, slot in self.consumers.get(tensor, [])]
 
-    def all_nodes(self) -> Iterator[NodeProto]:
-        """Every node, subgraphs included."""
-        for graph in iter_graphs(self.graph):
-            yield from graph.node
+    def all_nodes(self) -> Iterator[tuple[str, NodeProto]]:
+        """(name, node) for every node, subgraphs included (unnamed top-level nodes get made-up names)."""
+        yield from zip(self.names, self.nodes)
+        for graph in list(iter_graphs(self.graph))[1:]:
+            for node in graph.node:
+                yield node.name or f"{node.op_type}({node.output[0] if node.output else ''})", node
 
     # ---- constants ---------------------------------------------------------------------
     def const_tensor(self, name: str) -> TensorProto | None:
         """The TensorProto behind an initializer or a Constant node output."""
-        return self.initializers.get(name) or self.constants.get(name)
+        tensor = self.initializers.get(name)
+        return tensor if tensor is not None else self.constants.get(name)
 
     def is_const(self, name: str) -> bool:
         """True for initializers, Constant outputs, and Identity / Cast of those."""
@@ -190,7 +194,6 @@ class LintContext:
         import onnx
 
         stripped = stripped_copy(self.model, self.sorted_nodes())
-        self._strict_error: str | None = None
         try:
             result = onnx.shape_inference.infer_shapes(stripped, strict_mode=True, data_prop=True)
         except Exception as err:  # InferenceError, ValidationError, RuntimeError from C++

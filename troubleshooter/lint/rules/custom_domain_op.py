@@ -42,12 +42,11 @@ def custom_ops(ctx: LintContext) -> dict[tuple[str, str], list[str]]:
     """(domain, op_type) -> node names, for every node outside the standard domains."""
     local = {(f.domain, f.name) for f in ctx.model.functions}
     found: dict[tuple[str, str], list[str]] = {}
-    for index, node in enumerate(ctx.all_nodes()):
+    for name, node in ctx.all_nodes():
         if node.domain in STANDARD_DOMAINS or node.domain == "ai.onnx.ml":
             continue
         if (node.domain, node.op_type) in local:
             continue
-        name = node.name or f"{node.op_type}_{index}"
         found.setdefault((node.domain, node.op_type), []).append(name)
     return found
 

@@ -42,9 +42,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     from onnx import defs
 
     by_op: dict[tuple[str, str], list[str]] = {}
-    for index, node in enumerate(ctx.all_nodes()):
+    for name, node in ctx.all_nodes():
         if node.domain in ("", "ai.onnx", "ai.onnx.ml"):
-            by_op.setdefault((node.domain, node.op_type), []).append(node.name or f"{node.op_type}_{index}")
+            by_op.setdefault((node.domain, node.op_type), []).append(name)
     local = {(f.domain, f.name) for f in ctx.model.functions}
     label = trt_label(ctx)
     for (domain, op_type), names in sorted(by_op.items()):

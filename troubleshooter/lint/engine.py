@@ -1,0 +1,117 @@
+"""Run every rule on a model and assemble the LintReport."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from packaging.version import InvalidVersion, Version
+
+from troubleshooter.errors import LintError
+from troubleshooter.lint.report import Finding, LintReport, ModelIndex, sort_findings
+
+if TYPE_CHECKING:
+    from troubleshooter.lint.graph import LintContext
+
+
+def parse_trt_version(text: str | None) -> Version | None:
+    """A TensorRT version from ``--trt-version`` ('8.6', '10.3.0.26'), or None."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return Version(text.strip().lstrip("vV"))
+    except InvalidVersion:
+        raise LintError(f"--trt-version {text!r} is not a version (e.g. 8.6 or 10.3)") from None
+
+
+def lint(
+    path: str | os.PathLike[str],
+    *,
+    trt_version: str | None = None,
+    polygraphy: bool = False,
+    polygraphy_timeout: float = 120.0,
+) -> LintReport:
+    """Lint one ONNX model. Raises LintError when the file cannot be linted at all."""
+    from troubleshooter.lint.graph import LintContext
+    from troubleshooter.lint.model import load_model
+    from troubleshooter.lint.rules import all_rules
+
+    trt = parse_trt_version(trt_version)
+    loaded = load_model(path)
+    ctx = LintContext(loaded, trt)
+    findings: list[Finding] = []
+    for rule in all_rules():
+        try:
+            findings.extend(rule.check(ctx))
+        except Exception as err:  # a rule bug must not hide the other findings
+            ctx.notes.append(f"rule {rule.id} could not run: {type(err).__name__}: {str(err)[:200]}")
+    notes = _notes(ctx)
+    if polygraphy:
+        extra, more = _polygraphy(ctx, findings, polygraphy_timeout)
+        findings.extend(extra)
+        notes.extend(more)
+    return LintReport(
+        model=loaded.path,
+        trt_version=str(trt) if trt is not None else None,
+        findings=sort_findings(findings, ctx.position),
+        notes=notes,
+        index=_index(ctx),
+    )
+
+
+def _notes(ctx: LintContext) -> list[str]:
+    notes = []
+    if ctx.trt is None:
+        notes.append("no --trt-version given: checked for current TensorRT releases (10.x); 8.x differences are noted")
+    late = ctx.late_inputs()
+    if late:
+        notes.append(
+            f"nodes are not topologically sorted ({len(late)} input(s) produced later): TensorRT sorts them, "
+            "but onnx.checker, ONNX Runtime and Polygraphy complain"
+        )
+    if ctx.loaded.external_count:
+        megabytes = ctx.loaded.external_bytes / 1e6
+        notes.append(
+            f"{ctx.loaded.external_count} tensor(s) ({megabytes:.1f} MB) in external data files: checked, not loaded"
+        )
+    notes.extend(ctx.notes)
+    return notes
+
+
+def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float) -> tuple[list[Finding], list[str]]:
+    from troubleshooter.lint.polygraphy import run_polygraphy
+    from troubleshooter.lint.rules.custom_domain_op import custom_ops
+    from troubleshooter.lint.rules.dynamic_inputs import dynamic_inputs
+
+    custom = custom_ops(ctx)
+    if custom:
+        ops = ", ".join(sorted({op for _, op in custom}))
+        return [], [f"--polygraphy: skipped, the model has custom ops ({ops}) that ONNX Runtime cannot run"]
+    dynamic = dynamic_inputs(ctx)
+    if dynamic:
+        names = ", ".join(dynamic)
+        return [], [
+            f"--polygraphy: skipped, dynamic input(s) {names}: Polygraphy would substitute 1 for unknown dims; "
+            "export a static-shape copy to run it"
+        ]
+    if any(f.level == "error" for f in findings):
+        return [], ["--polygraphy: skipped, fix the errors above first (Polygraphy would stop at the first one)"]
+    shapes: dict[str, list[int]] = {}
+    for value in ctx.inputs:
+        dims = value.type.tensor_type.shape.dim
+        shapes[value.name] = [d.dim_value for d in dims]
+    return run_polygraphy(ctx.loaded.path, shapes, timeout=timeout)
+
+
+def _index(ctx: LintContext) -> ModelIndex:
+    consumers: dict[str, list[str]] = {}
+    for name in [*ctx.initializers, *(v.name for v in ctx.inputs)]:
+        users = [ctx.name_of(i) for i, _ in ctx.consumers.get(name, [])]
+        if users:
+            consumers[name] = users
+    return ModelIndex(
+        nodes=list(ctx.names),
+        op_types={name: node.op_type for name, node in zip(ctx.names, ctx.nodes)},
+        producers={tensor: ctx.name_of(i) for tensor, i in ctx.producer.items()},
+        consumers=consumers,
+    )
