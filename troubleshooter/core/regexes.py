@@ -8,7 +8,6 @@ characters every match contains) unless the entry lists ``literals:`` itself.
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +27,9 @@ MIN_LITERAL = 4
 """A derived prefilter literal shorter than this is too common to be useful."""
 MATCH_TIMEOUT = 0.25
 """Seconds one regex may spend on one line at run time before the signature is skipped."""
-VALIDATE_TIMEOUT = 0.05
-"""Seconds a regex may spend on one adversarial input in `kb validate`."""
+VALIDATE_TIMEOUT = 0.5
+"""Seconds a regex may spend on one adversarial input in `kb validate`: exponential backtracking blows
+past it at once; a merely quadratic regex on a 4,000-character line stays far below (no flaky timing)."""
 ADVERSARIAL_LENGTH = 4000
 
 
@@ -169,7 +169,6 @@ def check_backtracking(sig: Signature, timeout: float = VALIDATE_TIMEOUT) -> str
     """None if the signature stays fast on adversarial inputs, else what is wrong."""
     pat = compile_pattern(sig.regex, sig.ignore_case)
     for text in adversarial_inputs(sig):
-        start = time.perf_counter()
         try:
             pat.search(text, timeout=timeout)
         except TimeoutError:
@@ -177,8 +176,6 @@ def check_backtracking(sig: Signature, timeout: float = VALIDATE_TIMEOUT) -> str
                 f"signature {sig.id!r}: the regex backtracks catastrophically (over {timeout * 1000:.0f} ms on a "
                 f"{len(text)}-character line); replace nested or adjacent unbounded repeats such as '(.*)+' or '.*.*'"
             )
-        if time.perf_counter() - start > timeout:
-            return f"signature {sig.id!r}: the regex is too slow on long lines; tighten its repeats"
     return None
 
 
