@@ -131,9 +131,23 @@ def _values(entry: Entry, hits: EntryHits, env: Environment) -> tuple[dict[str, 
     return captures, {k: v for k, v in values.items() if len(v) > 1}
 
 
-def _template_values(captures: dict[str, str], env: Environment) -> dict[str, str]:
-    vals = dict(captures)
-    for key in ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform"):
+def capture_names(entry: Entry) -> set[str]:
+    """Every named group of the entry's signatures."""
+    import regex
+
+    names: set[str] = set()
+    for sig in entry.match.signatures:
+        names.update(regex.compile(sig.regex).groupindex)
+    return names
+
+
+ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
+
+
+def _template_values(captures: dict[str, str], env: Environment, names: set[str] = frozenset()) -> dict[str, str]:  # type: ignore[assignment]
+    vals = {name: "(not in the log)" for name in names}
+    vals.update(captures)
+    for key in ENV_PLACEHOLDERS:
         value = getattr(env, key)
         vals.setdefault(key, str(value) if value else f"your {key.replace('_', ' ')}".replace("tensorrt", "TensorRT"))
     return vals
@@ -192,7 +206,7 @@ def _reduce_command(entry: Entry, env: Environment) -> str | None:
 def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosis:
     conf, clues = score_entry(entry, hits, env)
     captures, values = _values(entry, hits, env)
-    vals = _template_values(captures, env)
+    vals = _template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
     trig_hits = [hits.by_sig[s] for s in hits.by_sig if sigs[s].role == "trigger"]
     occurrences = sum(h.count for h in trig_hits)
@@ -206,6 +220,8 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes]
     advice, status = _advice(entry, env, vals)
     asks = list(entry.asks)
+    if env.tensorrt_version is not None:
+        asks = [a for a in asks if "TensorRT version" not in a]
     if env.tensorrt_version is None and entry.version_advice:
         asks = ["the TensorRT version (pass --trt-version X)"] + [a for a in asks if "TensorRT version" not in a]
     return Diagnosis(

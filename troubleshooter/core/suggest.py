@@ -24,6 +24,7 @@ _MASKS = [
     (re.compile(r"\b\d+(?:\.\d+)*\b"), "N"),
 ]
 MIN_SCORE = 55.0
+_STANDALONE = re.compile(r"Error Code \d+:|Assertion failed|^[\w.]*(?:Error|Exception): ")
 MAX_UNEXPLAINED = 12
 
 
@@ -34,11 +35,14 @@ def mask(text: str) -> str:
 
 
 def corpus_of(entry: Entry) -> list[str]:
-    """Texts that stand for an entry: its title and its positive example lines."""
+    """Texts that stand for an entry: its title and the example lines its triggers match."""
+    from troubleshooter.core.regexes import literals_for
+
+    lits = [lit for s in entry.match.signatures if s.role == "trigger" for lit in (literals_for(s) or [])]
     texts = [entry.title]
     for ex in entry.examples.match:
         for line in ex.log.splitlines():
-            if line.strip():
+            if line.strip() and any(lit in line for lit in lits):
                 texts.append(line)
     return texts
 
@@ -64,7 +68,7 @@ class Suggester:
         if not masked or not self.choices:
             return []
         best: dict[str, float] = {}
-        for _choice, score, idx in process.extract(masked, self.choices, scorer=fuzz.token_set_ratio, limit=40):
+        for _choice, score, idx in process.extract(masked, self.choices, scorer=fuzz.token_sort_ratio, limit=40):
             key = self.keys[idx]
             if key in exclude or score < MIN_SCORE:
                 continue
@@ -109,7 +113,7 @@ def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses
             start = i
     groups: dict[str, list[LogLine]] = {}
     for (line, _ids), own, run in zip(error_lines, explained, run_explained):
-        if own or run:
+        if own or (run and not _STANDALONE.search(line.text)):
             continue
         groups.setdefault(mask(line.text), []).append(line)
     diagnosed = {d.id for d in diagnoses}

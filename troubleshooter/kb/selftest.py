@@ -46,6 +46,7 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
             issue = check_backtracking(sig)
             if issue:
                 problems.append(f"{where}: {issue}")
+        problems += [f"{where}: {p}" for p in _placeholder_problems(entry)]
         if known_rules:
             for rule in entry.lint:
                 if rule not in known_rules:
@@ -55,6 +56,23 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
         if not schema_path.is_file() or schema_path.read_text(encoding="utf-8") != json_schema():
             problems.append(f"{schema_path}: out of date; run `trt-why kb schema > kb/schema.json`")
     return problems
+
+
+def _placeholder_problems(entry: Entry) -> list[str]:
+    """{name} placeholders must name a capture group or an environment field."""
+    from troubleshooter.core.ranking import _PLACEHOLDER, ENV_PLACEHOLDERS, capture_names
+
+    allowed = capture_names(entry) | set(ENV_PLACEHOLDERS)
+    texts = [("title", entry.title)] + [("causes", c.text) for c in entry.causes]
+    texts += [("version_advice", a.text) for a in entry.version_advice]
+    for fx in entry.fixes:
+        texts.append(("fixes", fx.title))
+        texts += [("fixes", st.text) for st in fx.steps]
+    out = []
+    for field, text in texts:
+        for name in sorted(set(_PLACEHOLDER.findall(text)) - allowed):
+            out.append(f"{field}: placeholder {{{name}}} is neither a capture group nor an environment field")
+    return out
 
 
 def run_examples(entry: Entry) -> list[CaseResult]:

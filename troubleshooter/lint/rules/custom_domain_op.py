@@ -56,17 +56,17 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for (domain, op_type), names in sorted(custom_ops(ctx).items()):
         if op_type.endswith("_TRT"):
             level = "info"
-            advice = "a TensorRT plugin: it imports once libnvinfer_plugin is loaded (trtexec does this)"
+            advice = "a TensorRT plugin, it imports once libnvinfer_plugin is loaded (trtexec does this)"
         elif domain == "com.microsoft":
             level = "warning"
-            advice = "an ONNX Runtime contrib op: export without ORT fusions, or provide a TensorRT plugin"
+            advice = "an ONNX Runtime contrib op; export without ORT fusions, or provide a TensorRT plugin"
         else:
             level = "warning"
             advice = "TensorRT needs a plugin registered under this name (--staticPlugins / --dynamicPlugins)"
         yield finding(
             RULE,
             level,  # type: ignore[arg-type]
-            f"{op_type} (domain {domain}) on {len(names)} node(s) ({short(names)}) is {advice}",
+            f"{op_type} (domain {domain}) on {len(names)} node(s) ({short(names)}): {advice}",
             names,
             KB,
             op_type=op_type,

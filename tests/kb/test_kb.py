@@ -1,0 +1,67 @@
+"""The knowledge base checks itself: contract ids exist, conventions hold, every example passes.
+
+One parametrized test per example, named "<entry-id>::<example>" (like sqlfluff's YAML cases).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from troubleshooter.kb.loader import builtin_kb_dir, load_kb
+from troubleshooter.kb.schema import json_schema
+from troubleshooter.kb.selftest import lint_rule_ids, run_examples, validate
+
+KB = load_kb()
+FAMILIES = (Path(__file__).parent / "families.txt").read_text().split()
+
+
+def test_every_entry_loads() -> None:
+    assert [str(p) for p in KB.problems] == []
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_contract_ids_exist(family: str) -> None:
+    assert KB.get(family) is not None, f"kb/{family}.yaml is missing (kb-families.md is a contract)"
+
+
+def test_file_names_are_ids_and_unique() -> None:
+    stems = sorted(p.stem for p in builtin_kb_dir().glob("*.yaml"))
+    assert stems == sorted(KB.ids())
+
+
+def test_validate_is_clean() -> None:
+    assert validate(KB) == []
+
+
+def test_schema_file_is_current() -> None:
+    assert (builtin_kb_dir() / "schema.json").read_text(encoding="utf-8") == json_schema()
+
+
+@pytest.mark.parametrize("entry", KB.entries, ids=lambda e: e.id)
+def test_entry_conventions(entry) -> None:  # type: ignore[no-untyped-def]
+    assert entry.causes and entry.references
+    assert len(entry.examples.match) >= 2, "at least two positive examples, in different formats"
+    assert len(entry.examples.no_match) >= 1
+    assert len({ex.log.strip() for ex in entry.examples.match}) == len(entry.examples.match)
+    if entry.severity == "error":
+        assert entry.fixes
+    known = lint_rule_ids()
+    if known:
+        assert set(entry.lint) <= known
+    for cause in entry.causes:
+        assert cause.certainty in ("confirmed", "documented", "reported", "suggestion")
+
+
+def _cases():  # type: ignore[no-untyped-def]
+    for entry in KB.entries:
+        for ex in entry.examples.match + entry.examples.no_match:
+            yield pytest.param(entry, ex.name, id=f"{entry.id}::{ex.name}")
+
+
+@pytest.mark.parametrize("entry,example", list(_cases()))
+def test_example(entry, example: str) -> None:  # type: ignore[no-untyped-def]
+    results = {r.case_id: r for r in run_examples(entry)}
+    res = results[f"{entry.id}::{example}"]
+    assert res.ok, res.message

@@ -1,0 +1,120 @@
+"""Tie a log's diagnoses to the lint findings on the model (``trt-why build.log --model model.onnx``).
+
+For each diagnosis, the node and tensor names it captured from the log ("Could not find any
+implementation for node X", "Missing scale ... for tensor T") are looked up in the model:
+exact node names, names inside TensorRT's fused layer names
+(``/conv/Conv + PWN(PWN(/act/Sigmoid), /act/Mul)``), tensor names (resolved to the node that
+produces them) and weight names (resolved to the nodes that read them). The diagnosis gets the
+findings on those nodes plus the findings of its own ``lint`` rules anywhere in the model,
+and its confidence moves: up a little when one of its rules fires on the named node, down
+when the node exists and none of its rules fires anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from troubleshooter.lint.report import Finding, LintReport
+
+if TYPE_CHECKING:
+    from troubleshooter.models import Diagnosis, Report
+
+NAME_KEYS = ("node", "nodes", "tensor", "tensors", "layer", "layers", "name", "input", "output", "weights")
+"""Capture names whose values are node, layer or tensor names."""
+
+CONFIRM_BONUS = 0.05
+CONTRADICT_FACTOR = 0.7
+
+_SPLIT = re.compile(r"\s+\+\s+|PWN\(|\(|\)|,\s*|\s+\|\s+")
+
+
+def candidate_names(value: str) -> list[str]:
+    """The whole captured string and every name inside a fused layer name."""
+    names = [value.strip()]
+    for part in _SPLIT.split(value):
+        part = part.strip().strip("[]{}'\"").rstrip(".")
+        if part and part not in names and part not in ("PWN", "ForeignNode"):
+            names.append(part)
+    return names
+
+
+def _captured(diagnosis: Diagnosis) -> list[str]:
+    values: list[str] = []
+    for key in NAME_KEYS:
+        if key in diagnosis.captures and diagnosis.captures[key]:
+            values.append(diagnosis.captures[key])
+        values.extend(v for v in diagnosis.capture_values.get(key, []) if v)
+    seen: list[str] = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+def _resolve(lint_report: LintReport, captured: list[str]) -> set[str]:
+    index = lint_report.index
+    nodes: set[str] = set()
+    for value in captured:
+        for name in candidate_names(value):
+            if index is not None:
+                nodes.update(index.resolve(name))
+            elif any(name in f.nodes for f in lint_report.findings):
+                nodes.add(name)
+    return nodes
+
+
+def _describe(finding: Finding) -> str:
+    where = f" on {', '.join(finding.nodes[:3])}" if finding.nodes else ""
+    return f"{finding.rule}{where}: {finding.message}"
+
+
+def attach_one(diagnosis: Diagnosis, lint_report: LintReport) -> Diagnosis:
+    """The diagnosis with its model findings, confidence and clues updated."""
+    captured = _captured(diagnosis)
+    named = _resolve(lint_report, captured)
+    rules = set(diagnosis.lint)
+    on_nodes = [f for f in lint_report.findings if named.intersection(f.nodes)]
+    of_rules = [f for f in lint_report.findings if f.rule in rules]
+    chosen: list[Finding] = []
+    for f in on_nodes + of_rules:
+        if f not in chosen:
+            chosen.append(f)
+    confidence = diagnosis.confidence
+    clues = list(diagnosis.clues)
+    confirming = [f for f in of_rules if named.intersection(f.nodes)]
+    if confirming:
+        confidence = min(1.0, confidence + CONFIRM_BONUS)
+        clues.append(f"confirmed on the model: {_describe(confirming[0])}")
+    elif named and rules and not of_rules:
+        confidence *= CONTRADICT_FACTOR
+        clues.append(
+            f"the model contradicts it: {', '.join(sorted(named)[:3])} is in the model but none of the lint rules "
+            f"{', '.join(sorted(rules))} fires anywhere"
+        )
+    elif named and of_rules:
+        clues.append(f"on the model, {of_rules[0].rule} fires elsewhere but not on {', '.join(sorted(named)[:3])}")
+    elif captured and not named and lint_report.index is not None:
+        clues.append(
+            f"{captured[0]!r} is not in the model {lint_report.model} (a different or re-exported model?)"
+        )
+    elif not captured and of_rules:
+        clues.append(f"the model shows it: {_describe(of_rules[0])}")
+    return diagnosis.model_copy(
+        update={
+            "model_findings": [f.model_dump() for f in chosen],
+            "confidence": round(confidence, 4),
+            "clues": clues,
+        }
+    )
+
+
+def attach(report: Report, lint_report: LintReport) -> Report:
+    """A new Report whose diagnoses carry the lint findings on the nodes they name."""
+    diagnoses = [attach_one(d, lint_report) for d in report.diagnoses]
+    notes = list(report.notes)
+    notes.append(
+        f"model {lint_report.model} linted: {len(lint_report.findings)} finding(s)"
+        + (f" for TensorRT {lint_report.trt_version}" if lint_report.trt_version else "")
+    )
+    return report.model_copy(update={"diagnoses": diagnoses, "notes": notes})

@@ -1,0 +1,155 @@
+"""Lint reports as text, JSON, Markdown or SARIF 2.1.0. Each function returns a string; nothing prints."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from troubleshooter.lint.report import Finding, LintReport
+
+FORMATS = ("text", "json", "markdown", "sarif")
+
+_ICON = {"error": "✖", "warning": "⚠", "info": "ⓘ"}
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFO_URI = "https://pypi.org/project/trt-why/"
+
+
+def render_lint(report: LintReport, fmt: str) -> str:
+    """The report in ``fmt`` (text, json, markdown or sarif). Raises ValueError for other formats."""
+    renderers: dict[str, Callable[[LintReport], str]] = {
+        "text": _text,
+        "json": _json,
+        "markdown": _markdown,
+        "sarif": _sarif,
+    }
+    if fmt not in renderers:
+        raise ValueError(f"unknown lint format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return renderers[fmt](report)
+
+
+def _counts(report: LintReport) -> str:
+    counts = {level: sum(f.level == level for f in report.findings) for level in ("error", "warning", "info")}
+    return ", ".join(f"{n} {level}{'s' if n != 1 else ''}" for level, n in counts.items())
+
+
+def _nodes(finding: Finding, limit: int = 6) -> str:
+    nodes = finding.nodes
+    head = ", ".join(nodes[:limit])
+    return head + (f" (+{len(nodes) - limit} more)" if len(nodes) > limit else "")
+
+
+def _text(report: LintReport) -> str:
+    target = f"TensorRT {report.trt_version}" if report.trt_version else "current TensorRT"
+    lines = [f"{report.model} · {target} · {_counts(report)}", ""]
+    if not report.findings:
+        lines.append("No problems found for TensorRT.")
+    for f in report.findings:
+        lines.append(f"{_ICON[f.level]} {f.level:<7} {f.rule:<28} {f.message}")
+        if f.nodes:
+            lines.append(f"  {'nodes':<8}{_nodes(f)}")
+        if f.kb:
+            lines.append(f"  {'kb':<8}{f.kb}")
+    if report.notes:
+        lines.append("")
+        lines.extend(f"note: {note}" for note in report.notes)
+    return "\n".join(lines) + "\n"
+
+
+def _json(report: LintReport) -> str:
+    return report.model_dump_json(indent=2) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown(report: LintReport) -> str:
+    target = f"TensorRT {report.trt_version}" if report.trt_version else "current TensorRT releases"
+    lines = [f"## trt-why lint: `{report.model}`", "", f"Target: {target}. Findings: {_counts(report)}.", ""]
+    if report.findings:
+        lines += ["| level | rule | message | nodes | KB |", "| --- | --- | --- | --- | --- |"]
+        for f in report.findings:
+            nodes = ", ".join(f"`{n}`" for n in f.nodes[:6]) + (" …" if len(f.nodes) > 6 else "")
+            kb = f"`{f.kb}`" if f.kb else ""
+            lines.append(f"| {f.level} | `{f.rule}` | {_md_escape(f.message)} | {_md_escape(nodes)} | {kb} |")
+    else:
+        lines.append("No problems found for TensorRT.")
+    if report.notes:
+        lines += ["", *(f"> {_md_escape(note)}" for note in report.notes)]
+    return "\n".join(lines) + "\n"
+
+
+def _rule_descriptor(rule_id: str) -> dict[str, object]:
+    from troubleshooter.lint.rules import rules_by_id
+
+    rule = rules_by_id().get(rule_id)
+    if rule is not None:
+        title, doc, level = rule.title, rule.doc, rule.level
+    elif rule_id == "polygraphy":
+        from troubleshooter.lint import polygraphy
+
+        title, doc, level = polygraphy.TITLE, (polygraphy.__doc__ or "").strip(), "warning"
+    else:
+        title, doc, level = rule_id, rule_id, "warning"
+    return {
+        "id": rule_id,
+        "name": "".join(part.capitalize() for part in rule_id.split("-")),
+        "shortDescription": {"text": title},
+        "fullDescription": {"text": title},
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": _SARIF_LEVEL.get(level, "warning")},
+    }
+
+
+def _sarif(report: LintReport) -> str:
+    from troubleshooter.lint.rules import all_rules
+
+    rule_ids = [rule.id for rule in all_rules()]
+    rule_ids += sorted({f.rule for f in report.findings} - set(rule_ids))
+    index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
+    results = []
+    for f in report.findings:
+        result: dict[str, object] = {
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": _SARIF_LEVEL[f.level],
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {"artifactLocation": {"uri": report.model.replace("\\", "/")}},
+                    "logicalLocations": [{"name": node, "kind": "object"} for node in f.nodes[:20]],
+                }
+            ],
+            "properties": {"kb": f.kb, "source": f.source, "nodes": f.nodes},
+        }
+        results.append(result)
+    sarif = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "trt-why",
+                        "informationUri": INFO_URI,
+                        "version": _version(),
+                        "rules": [_rule_descriptor(rule_id) for rule_id in rule_ids],
+                    }
+                },
+                "artifacts": [{"location": {"uri": report.model.replace("\\", "/")}}],
+                "results": results,
+                "properties": {"trt_version": report.trt_version, "notes": report.notes},
+            }
+        ],
+    }
+    return json.dumps(sarif, indent=2) + "\n"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("trt-why")
+    except PackageNotFoundError:
+        return "0.0.0"
