@@ -69,3 +69,9 @@ def test_build_success_and_failure() -> None:
 def test_python_builder_flags() -> None:
     env = env_of("config.set_flag(trt.BuilderFlag.INT8)\n[TRT] [E] 4: boom\n")
     assert env.precisions == ["int8"]
+
+
+def test_version_from_wheel_names() -> None:
+    line = '  File "/usr/lib/python3/site-packages/tensorrt_bindings-8.6.1.dist-info/x.py", line 3\n[E] boom\n'
+    assert env_of(line).tensorrt_version == "8.6.1"
+    assert env_of("Successfully installed tensorrt-cu12-bindings-10.3.0 tensorrt-cu12-libs-10.3.0\n").tensorrt_version == "10.3.0"

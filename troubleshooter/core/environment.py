@@ -57,6 +57,8 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("expecting library version",), r"expecting library version " + _V, _short, 2),
     _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "tensorrt=="),
        r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT Version\W*|tensorrt==)" + _V, _short, 2),
+    _p("tensorrt_version", ("tensorrt_bindings", "tensorrt-cu", "tensorrt_libs", "tensorrt-bindings", "tensorrt_cu"),
+       r"tensorrt[_-](?:cu\d+[_-])?(?:bindings|libs)[-=_](?P<v>\d+\.\d+(?:\.\d+){0,2})", _short, 2),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_builder_resource|_plugin|_lean|_dispatch)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)\b", _short, 1),

@@ -64,11 +64,13 @@ def _evidence_lines(d: Diagnosis, colour: bool, limit: int) -> list[str]:
     return out
 
 
-def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3) -> list[str]:
+def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3, full: bool = False) -> list[str]:
     out: list[str] = []
     n = 0
-    for fix in d.fixes[:1]:
-        for step in fix.detail[:max_steps]:
+    for fix in d.fixes if full else d.fixes[:1]:
+        if full:
+            out += _block("", f"— {fix.title}", colour)
+        for step in fix.detail if full else fix.detail[:max_steps]:
             n += 1
             label = "fix" if n == 1 else ""
             out += _block(label, f"{n}. {step.text}", colour)
@@ -78,7 +80,7 @@ def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3) -> list[str]:
     return out
 
 
-def render_diagnosis(d: Diagnosis, colour: bool, primary: bool) -> list[str]:
+def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = False) -> list[str]:
     icon = _c(_ICON[d.severity], _COLOUR[d.severity], colour)
     title = d.title if len(d.title) <= 60 else d.title[:59] + "…"
     out = [f"{icon} {title:<60} {_c(d.id, _DIM, colour)}  {d.confidence:.2f}"]
@@ -90,12 +92,15 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool) -> list[str]:
             out += _block(name, f"{len(vals)}{'+' if len(vals) >= 60 else ''} distinct: {sample}", colour)
     if d.causes:
         out += _block("why", d.causes[0], colour)
-        if primary and len(d.causes) > 1:
+        if full:
+            for cause in d.causes[1:]:
+                out += _block("or", cause, colour)
+        elif primary and len(d.causes) > 1:
             out += _block("", f"(+{len(d.causes) - 1} other possible cause(s): trt-why -v, or --format markdown)", colour)
     if d.version_advice:
         out += _block("you", d.version_advice, colour)
     if primary:
-        out += _fix_lines(d, colour)
+        out += _fix_lines(d, colour, full=full)
         if d.reduce_command:
             out += _block("repro", "minimal model that still fails:", colour)
             out.append(" " * (LABEL + 3) + _c(d.reduce_command, _BOLD, colour))
@@ -126,7 +131,7 @@ def render_text(report: Report, colour: bool = False, verbose: bool = False) -> 
             if report.environment.build_succeeded:
                 lines.append("The build finished; nothing here needs action.")
     for i, d in enumerate(report.diagnoses):
-        lines += render_diagnosis(d, colour, primary=(i == 0 or verbose or d.severity == "error"))
+        lines += render_diagnosis(d, colour, primary=(i == 0 or verbose or d.severity == "error"), full=verbose)
         lines.append("")
     if report.unexplained:
         if report.diagnoses:
