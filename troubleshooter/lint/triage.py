@@ -36,7 +36,7 @@ def _varint(data: bytes, pos: int) -> tuple[int, int] | None:
             return value, pos
         shift += 7
         if shift > 63:
-            return None
+            raise ValueError("varint too long")
     return None
 
 
@@ -59,6 +59,13 @@ def sniff(head: bytes, size: int) -> tuple[str, str]:
 
 def _walk(head: bytes, size: int) -> tuple[str, str]:
     """Walk top-level protobuf fields; a length running past the end of the file means truncation."""
+    try:
+        return _fields(head, size)
+    except ValueError:
+        return "not-onnx", "the file is not a valid ONNX protobuf (another format, or overwritten bytes)"
+
+
+def _fields(head: bytes, size: int) -> tuple[str, str]:
     pos = 0
     fields = 0
     while pos < len(head):
