@@ -84,8 +84,8 @@ def cmd_kb(argv: Sequence[str]) -> int:
         from troubleshooter.kb.selftest import validate
 
         problems = validate(kb)
-        for prob in problems:
-            print(prob)
+        for line in problems:
+            print(line)
         print(f"{len(kb)} entries, {len(problems)} problem(s)")
         return exit_codes.FOUND if problems else exit_codes.OK
     if args.cmd == "test":

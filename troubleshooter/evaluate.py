@@ -83,7 +83,7 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
 
     report = diagnose_path(log, kb_dirs=kb_dirs or [])
     got = [d.id for d in report.diagnoses]
-    sev = [d.severity for d in report.diagnoses]
+    sev: list[str] = [d.severity for d in report.diagnoses]
     top = expect.get("top")
     acceptable = list(expect.get("acceptable") or [])
     must_not = list(expect.get("must_not") or [])
