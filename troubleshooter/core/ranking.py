@@ -197,9 +197,10 @@ def _reduce_command(entry: Entry, env: Environment) -> str | None:
         return None
     fail = re.escape(lits[0]).replace("\\ ", " ")
     prec = "".join(f" --{p}" for p in env.precisions if p in ("int8", "fp16", "bf16", "fp8"))
+    # --fail-regex belongs to `debug reduce`; everything after --check is the check command.
     return (
-        "polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect "
-        f"--check polygraphy run polygraphy_debug.onnx --trt{prec} --fail-regex {shlex.quote(fail)}"
+        f"polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect --fail-regex {shlex.quote(fail)} "
+        f"--check polygraphy run polygraphy_debug.onnx --trt{prec}"
     )
 
 
