@@ -1,0 +1,99 @@
+"""attach(): a log's diagnoses confirmed or contradicted by the lint findings on the model."""
+
+from __future__ import annotations
+
+import lint_factory as fx
+import onnx
+import pytest
+
+from troubleshooter.lint.join import CONTRADICT_FACTOR, attach, candidate_names
+from troubleshooter.lint.report import LintReport
+from troubleshooter.models import Diagnosis, Environment, Evidence, Report, Source
+
+FUSED = "/model.1/conv/Conv + PWN(PWN(/model.1/act/Sigmoid), /model.1/act/Mul)"
+RENAME = {"conv": "/model.1/conv/Conv", "act_sigmoid": "/model.1/act/Sigmoid", "act_mul": "/model.1/act/Mul"}
+
+
+def _yolo_block(split: bool) -> onnx.ModelProto:
+    model = fx.qdq_silu(split)
+    for node in model.graph.node:
+        node.name = RENAME.get(node.name, node.name)
+    return model
+
+
+def _diagnosis(id: str, captures: dict[str, str], lint: list[str], confidence: float = 0.8) -> Diagnosis:
+    return Diagnosis(
+        id=id, title=id, severity="error", confidence=confidence, occurrences=1,
+        evidence=[Evidence(line=3, text="...")], captures=captures, causes=["..."], version_advice=None,
+        fixes=[], references=[], lint=lint,
+    )
+
+
+def _report(*diagnoses: Diagnosis) -> Report:
+    return Report(source=Source(name="build.log", lines=10), environment=Environment(), diagnoses=list(diagnoses))
+
+
+@pytest.fixture
+def split_model(lint_model) -> LintReport:  # type: ignore[no-untyped-def]
+    return lint_model(_yolo_block(split=True))
+
+
+def test_candidate_names_split_fused_layers() -> None:
+    assert candidate_names(FUSED)[1:] == ["/model.1/conv/Conv", "/model.1/act/Sigmoid", "/model.1/act/Mul"]
+    assert "node_of_output" in candidate_names("weights + node_of_weights_quantized + node_of_output")
+
+
+def test_confirmed_on_the_fused_node(split_model: LintReport) -> None:
+    diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split", "int8-grouped-conv-channels"])
+    joined = attach(_report(diag), split_model)
+    (out,) = joined.diagnoses
+    assert out.confidence == pytest.approx(0.85)
+    assert any(c.startswith("confirmed on the model: qdq-silu-split") for c in out.clues)
+    assert [f["rule"] for f in out.model_findings] == ["qdq-silu-split"]
+    assert out.model_findings[0]["kb"] == "conv-act-fusion-no-impl"
+    assert joined.notes[-1].startswith("model ")
+    assert _report(diag).diagnoses[0].model_findings == []  # the input is untouched
+
+
+def test_contradicted_when_the_node_exists_and_no_rule_fires(lint_model) -> None:  # type: ignore[no-untyped-def]
+    clean = lint_model(_yolo_block(split=False))
+    diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split", "int8-grouped-conv-channels"])
+    (out,) = attach(_report(diag), clean).diagnoses
+    assert out.confidence == pytest.approx(0.8 * CONTRADICT_FACTOR)
+    assert any("contradicts" in c for c in out.clues)
+
+
+def test_node_not_in_the_model(split_model: LintReport) -> None:
+    diag = _diagnosis("conv-act-fusion-no-impl", {"node": "/model.99/conv/Conv + PWN(/model.99/act/Sigmoid)"},
+                      ["qdq-silu-split"])
+    (out,) = attach(_report(diag), split_model).diagnoses
+    assert out.confidence == 0.8
+    assert any("not in the model" in c for c in out.clues)
+    assert [f["rule"] for f in out.model_findings] == ["qdq-silu-split"]  # the rule still fires elsewhere
+
+
+def test_tensor_name_resolves_to_its_producer(lint_model) -> None:  # type: ignore[no-untyped-def]
+    lint = lint_model(fx.qdq_conv(act_zp=5))
+    diag = _diagnosis("int8-missing-scale", {"tensor": "xq"}, [])
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert {f["rule"] for f in out.model_findings} == {"qdq-zero-point"}
+    assert out.model_findings[0]["nodes"] == ["x_q"]
+
+
+def test_capture_values_and_lint_rules_anywhere(lint_model) -> None:  # type: ignore[no-untyped-def]
+    lint = lint_model(fx.qdq_conv(act_zp=5))
+    diag = _diagnosis("qdq-nonzero-zero-point", {}, ["qdq-zero-point"]).model_copy(
+        update={"capture_values": {"node": ["x_dq"]}})
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert out.confidence == pytest.approx(0.85)
+    assert len(out.model_findings) == 2
+    plain = _diagnosis("qdq-nonzero-zero-point", {}, ["qdq-zero-point"])
+    (out,) = attach(_report(plain), lint).diagnoses
+    assert out.confidence == 0.8 and any("the model shows it" in c for c in out.clues)
+
+
+def test_fires_elsewhere_is_said_but_not_scored(lint_model) -> None:  # type: ignore[no-untyped-def]
+    lint = lint_model(fx.qdq_conv(act_zp=5))
+    diag = _diagnosis("qdq-nonzero-zero-point", {"node": "conv"}, ["qdq-zero-point"])
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert out.confidence == 0.8 and any("fires elsewhere" in c for c in out.clues)
