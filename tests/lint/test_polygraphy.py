@@ -100,6 +100,6 @@ def test_skipped_models(make, reason, tmp_path, monkeypatch) -> None:  # type: i
 
 
 def test_parse_report_tolerates_junk() -> None:
-    findings, notes = parse_report({"lint_entries": [None, {"level": "odd", "message": "x"}]})
+    findings, _notes = parse_report({"lint_entries": [None, {"level": "odd", "message": "x"}]})
     assert [f.level for f in findings] == ["warning"]
     assert parse_report([]) == ([], ["--polygraphy: polygraphy check lint ran: 0 finding(s)"])

@@ -7,11 +7,10 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper
+from packaging.version import Version
 
 from troubleshooter.errors import LintError
-from troubleshooter.lint import lint_path
-from troubleshooter.lint import optable
-from packaging.version import Version
+from troubleshooter.lint import lint_path, optable
 
 
 def _rules(report, rule):  # type: ignore[no-untyped-def]

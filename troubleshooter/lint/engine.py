@@ -43,7 +43,7 @@ def lint(
     for rule in all_rules():
         try:
             findings.extend(rule.check(ctx))
-        except Exception as err:  # a rule bug must not hide the other findings
+        except Exception as err:  # noqa: BLE001 - a rule bug must not hide the other findings
             ctx.notes.append(f"rule {rule.id} could not run: {type(err).__name__}: {str(err)[:200]}")
     notes = _notes(ctx)
     if polygraphy:
@@ -90,10 +90,11 @@ def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float) -> tu
     dynamic = dynamic_inputs(ctx)
     if dynamic:
         names = ", ".join(dynamic)
-        return [], [
+        reason = (
             f"--polygraphy: skipped, dynamic input(s) {names}: Polygraphy would substitute 1 for unknown dims; "
             "export a static-shape copy to run it"
-        ]
+        )
+        return [], [reason]
     if any(f.level == "error" for f in findings):
         return [], ["--polygraphy: skipped, fix the errors above first (Polygraphy would stop at the first one)"]
     shapes: dict[str, list[int]] = {}

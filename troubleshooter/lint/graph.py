@@ -196,11 +196,11 @@ class LintContext:
         stripped = stripped_copy(self.model, self.sorted_nodes())
         try:
             result = onnx.shape_inference.infer_shapes(stripped, strict_mode=True, data_prop=True)
-        except Exception as err:  # InferenceError, ValidationError, RuntimeError from C++
+        except Exception as err:  # noqa: BLE001 - InferenceError, ValidationError, RuntimeError from C++
             self._strict_error = " ".join(str(err).split())
             try:
                 result = onnx.shape_inference.infer_shapes(stripped, strict_mode=False, data_prop=True)
-            except Exception:
+            except Exception:  # noqa: BLE001 - shapes stay unknown
                 result = stripped
         shapes: dict[str, Shape] = {}
         graph = result.graph

@@ -42,7 +42,7 @@ def candidate_names(value: str) -> list[str]:
 def _captured(diagnosis: Diagnosis) -> list[str]:
     values: list[str] = []
     for key in NAME_KEYS:
-        if key in diagnosis.captures and diagnosis.captures[key]:
+        if diagnosis.captures.get(key):
             values.append(diagnosis.captures[key])
         values.extend(v for v in diagnosis.capture_values.get(key, []) if v)
     seen: list[str] = []

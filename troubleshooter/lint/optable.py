@@ -18,26 +18,80 @@ from packaging.version import Version
 OPERATORS_MD = "https://github.com/onnx/onnx-tensorrt/blob/main/docs/operators.md"
 
 _ALWAYS_N = frozenset(
-    """Bernoulli BitShift Compress ConcatFromSequence ConvInteger Det DynamicQuantizeLinear MatMulInteger
-    MaxRoiPool MaxUnpool Multinomial NegativeLogLikelihoodLoss QLinearConv QLinearMatMul SequenceAt
-    SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap
-    SoftmaxCrossEntropyLoss SplitToSequence StringNormalizer TfIdfVectorizer Unique Optional
-    OptionalGetElement OptionalHasElement MelWeightMatrix DFT AffineGrid BitwiseAnd BitwiseNot BitwiseOr
-    BitwiseXor Col2Im CenterCropPad ImageDecoder RegexFullMatch StringConcat StringSplit""".split()
+    [
+        "Bernoulli",
+        "BitShift",
+        "Compress",
+        "ConcatFromSequence",
+        "ConvInteger",
+        "Det",
+        "DynamicQuantizeLinear",
+        "MatMulInteger",
+        "MaxRoiPool",
+        "MaxUnpool",
+        "Multinomial",
+        "NegativeLogLikelihoodLoss",
+        "QLinearConv",
+        "QLinearMatMul",
+        "SequenceAt",
+        "SequenceConstruct",
+        "SequenceEmpty",
+        "SequenceErase",
+        "SequenceInsert",
+        "SequenceLength",
+        "SequenceMap",
+        "SoftmaxCrossEntropyLoss",
+        "SplitToSequence",
+        "StringNormalizer",
+        "TfIdfVectorizer",
+        "Unique",
+        "Optional",
+        "OptionalGetElement",
+        "OptionalHasElement",
+        "MelWeightMatrix",
+        "DFT",
+        "AffineGrid",
+        "BitwiseAnd",
+        "BitwiseNot",
+        "BitwiseOr",
+        "BitwiseXor",
+        "Col2Im",
+        "CenterCropPad",
+        "ImageDecoder",
+        "RegexFullMatch",
+        "StringConcat",
+        "StringSplit",
+    ]
 )
 """Marked N in 10.15 (and in every earlier snapshot where the op existed)."""
 
-_N_85 = _ALWAYS_N | frozenset(
-    "BlackmanWindow HammingWindow HannWindow Hardmax IsInf LayerNormalization STFT".split()
-)
+_N_85 = _ALWAYS_N | frozenset(["BlackmanWindow", "HammingWindow", "HannWindow", "Hardmax", "IsInf", "LayerNormalization", "STFT"])
 _N_84 = _N_85 | frozenset(
-    """MeanVarianceNormalization Mod NonZero OneHot RandomNormal RandomNormalLike Reciprocal RoiAlign
-    Shrink""".split()
+    [
+        "MeanVarianceNormalization",
+        "Mod",
+        "NonZero",
+        "OneHot",
+        "RandomNormal",
+        "RandomNormalLike",
+        "Reciprocal",
+        "RoiAlign",
+        "Shrink",
+    ]
 )
 
 _NEWER = frozenset(
-    """Attention RMSNormalization RotaryEmbedding TensorScatter Gelu Mish GroupNormalization DeformConv
-    CastLike""".split()
+    [
+        "Attention",
+        "RMSNormalization",
+        "RotaryEmbedding",
+        "TensorScatter",
+        "Gelu",
+        "Mish",
+        "GroupNormalization",
+        "DeformConv",
+        "CastLike",
+    ]
 )
 """Ops with an importer in 10.15 that the 8.5 page does not list at all."""
 

@@ -52,7 +52,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if tensor.data_location == TensorProto.EXTERNAL:
             skipped += 1
             continue
-        values = np.abs(ctx.loaded.read_array(tensor, limit=1 << 62))  # inline: already in memory
+        array = ctx.loaded.read_array(tensor, limit=1 << 62)  # inline: already in memory
+        if array is None:
+            continue
+        values = np.abs(array)
         finite = values[np.isfinite(values)]
         if finite.size and float(finite.max()) > FP16_MAX:
             overflow.append(name)

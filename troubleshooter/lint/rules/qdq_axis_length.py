@@ -42,15 +42,14 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for q in qdq_params(ctx):
         op = q.node.op_type
         kb = "deconv-qdq-output-channels" if any(_feeds_deconv(ctx, o) for o in q.node.output) else KB
-        if q.scale_value is not None and q.zero_point_value is not None:
-            if q.scale_value.size != q.zero_point_value.size:
-                yield finding(
-                    RULE, "error",
-                    f"{op} {q.name}: {q.scale_value.size} scale(s) but {q.zero_point_value.size} zero point(s); "
-                    "TensorRT requires the same volume",
-                    [q.name], kb,
-                )
-                continue
+        scale, zero = q.scale_value, q.zero_point_value
+        if scale is not None and zero is not None and scale.size != zero.size:
+            yield finding(
+                RULE, "error",
+                f"{op} {q.name}: {scale.size} scale(s) but {zero.size} zero point(s); TensorRT requires the same volume",
+                [q.name], kb,
+            )
+            continue
         if not q.per_axis or q.x_shape is None or q.axis is None or q.scale_shape is None:
             continue
         count = q.scale_shape[0]
