@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import lint_factory as fx
 import numpy as np
@@ -62,7 +63,7 @@ def test_sarif_structure(report: LintReport) -> None:
         assert result["level"] == {"error": "error", "warning": "warning", "info": "note"}[finding.level]
         assert result["message"]["text"] == finding.message
         (location,) = result["locations"]
-        assert location["physicalLocation"]["artifactLocation"]["uri"] == report.model
+        assert location["physicalLocation"]["artifactLocation"]["uri"] == Path(report.model).as_uri()
         assert [loc["name"] for loc in location["logicalLocations"]] == finding.nodes[:20]
 
 
@@ -112,3 +113,10 @@ def test_exit_status_and_findings_for_nodes(report: LintReport) -> None:
     info_only = LintReport(model="m", trt_version=None, findings=[
         Finding(rule="dead-nodes", level="info", message="m", nodes=[], kb=None)])
     assert info_only.exit_status == 0
+
+
+def test_sarif_relative_model_path() -> None:
+    relative = LintReport(model="models/net.onnx", trt_version=None, findings=[
+        Finding(rule="dead-nodes", level="info", message="m", nodes=["a"], kb=None)])
+    run = json.loads(render_lint(relative, "sarif"))["runs"][0]
+    assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "models/net.onnx"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path, PurePath
 
 from troubleshooter.lint.report import Finding, LintReport
 
@@ -102,6 +103,14 @@ def _rule_descriptor(rule_id: str) -> dict[str, object]:
     }
 
 
+def _artifact_uri(model: str) -> str:
+    """A relative path as given (forward slashes), an absolute one as a file:// URI."""
+    path = PurePath(model)
+    if path.is_absolute():
+        return Path(model).as_uri()
+    return model.replace("\\", "/")
+
+
 def _sarif(report: LintReport) -> str:
     from troubleshooter.lint.rules import all_rules
 
@@ -117,7 +126,7 @@ def _sarif(report: LintReport) -> str:
             "message": {"text": f.message},
             "locations": [
                 {
-                    "physicalLocation": {"artifactLocation": {"uri": report.model.replace("\\", "/")}},
+                    "physicalLocation": {"artifactLocation": {"uri": _artifact_uri(report.model)}},
                     "logicalLocations": [{"name": node, "kind": "object"} for node in f.nodes[:20]],
                 }
             ],
@@ -137,7 +146,7 @@ def _sarif(report: LintReport) -> str:
                         "rules": [_rule_descriptor(rule_id) for rule_id in rule_ids],
                     }
                 },
-                "artifacts": [{"location": {"uri": report.model.replace("\\", "/")}}],
+                "artifacts": [{"location": {"uri": _artifact_uri(report.model)}}],
                 "results": results,
                 "properties": {"trt_version": report.trt_version, "notes": report.notes},
             }

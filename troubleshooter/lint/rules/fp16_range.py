@@ -19,12 +19,14 @@ retrain / rescale so the weights fit (an NVIDIA maintainer: retrain with regular
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from troubleshooter.lint.report import Finding
 from troubleshooter.lint.rules._base import finding, short
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from troubleshooter.lint.graph import LintContext
 
 RULE = "fp16-range"
@@ -36,9 +38,27 @@ FP16_MAX = 65504.0
 FP16_MIN_NORMAL = 6.103515625e-05
 
 
+def _scan(values: np.ndarray[Any, Any], chunk: int = 1 << 18) -> tuple[bool, bool]:
+    """(any finite |v| > FP16_MAX, any 0 < |v| < FP16_MIN_NORMAL), in cache-sized chunks (no big temporaries)."""
+    import numpy as np
+
+    big = tiny = False
+    for start in range(0, values.size, chunk):
+        part = np.abs(values[start : start + chunk])
+        finite = np.isfinite(part)
+        if not finite.all():
+            part = part[finite]
+        if part.size and not big and float(part.max()) > FP16_MAX:
+            big = True
+        if not tiny and np.count_nonzero(part < FP16_MIN_NORMAL) > np.count_nonzero(part == 0):
+            tiny = True
+        if big and tiny:
+            break
+    return big, tiny
+
+
 def check(ctx: LintContext) -> Iterator[Finding]:
     """Overflowing (warning) and subnormal (info) inline float32 weights."""
-    import numpy as np
     from onnx import TensorProto
 
     overflow: list[str] = []
@@ -55,11 +75,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         array = ctx.loaded.read_array(tensor, limit=1 << 62)  # inline: already in memory
         if array is None:
             continue
-        values = np.abs(array)
-        finite = values[np.isfinite(values)]
-        if finite.size and float(finite.max()) > FP16_MAX:
+        big, tiny = _scan(array.ravel())
+        if big:
             overflow.append(name)
-        elif finite.size and bool(((finite > 0) & (finite < FP16_MIN_NORMAL)).any()):
+        elif tiny:
             subnormal.append(name)
     if skipped:
         ctx.notes.append(f"fp16-range: {skipped} weight tensor(s) in external files were not read")
