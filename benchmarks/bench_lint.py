@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "lint")]
 
-import lint_factory as fx  # noqa: E402
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-from onnx import TensorProto, helper  # noqa: E402
+import lint_factory as fx
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
 
 CHILD = """
 import json, sys, time
