@@ -166,3 +166,28 @@ def test_zero_scale_names_the_channel(lint_model) -> None:  # type: ignore[no-un
     scale[2] = 0.0
     found = _rules(lint_model(fx.qdq_conv(w_scale=scale)), "qdq-scale")
     assert found and found[0].details["channels"] == [2] and found[0].kb == "qdq-scale-not-positive"
+
+
+def test_constant_node_scales_are_constants(lint_model) -> None:  # type: ignore[no-untyped-def]
+    nodes = [
+        helper.make_node("Constant", [], ["s"], name="scale_const", value_float=0.05),
+        helper.make_node("Constant", [], ["zp"], name="zp_const",
+                         value=onnx.numpy_helper.from_array(np.array(0, np.int8))),
+        helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["q"], name="q"),
+        helper.make_node("DequantizeLinear", ["q", "s", "zp"], ["y"], name="dq"),
+    ]
+    model = fx.build(nodes, [fx.vi("x", [1, 3, 8, 8])], [fx.vi("y", [1, 3, 8, 8])])
+    assert lint_model(model).findings == []
+
+
+def test_reversed_long_chain_sorts_quickly(lint_model) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    nodes = [helper.make_node("Relu", [f"t{i}"], [f"t{i + 1}"], name=f"r{i}") for i in range(3000)]
+    nodes[-1].output[0] = "y"
+    model = fx.build(list(reversed(nodes)), [fx.vi("t0", [1, 3, 8, 8])], [fx.vi("y", [1, 3, 8, 8])])
+    model.graph.node[0].attribute.append(helper.make_attribute("bogus", 1))
+    start = time.perf_counter()
+    report = lint_model(model)
+    assert time.perf_counter() - start < 10
+    assert [f.rule for f in report.findings if f.level == "error"] == ["check-model"]

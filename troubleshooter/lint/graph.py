@@ -53,10 +53,10 @@ class LintContext:
             for slot, name in enumerate(node.input):
                 if name:
                     self.consumers.setdefault(name, []).append((i, slot))
-            if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
-                for attr in node.attribute:
-                    if attr.name == "value" and node.output:
-                        self.constants[node.output[0]] = attr.t
+            if node.op_type == "Constant" and node.domain in ("", "ai.onnx") and node.output:
+                tensor = _constant_value(node)
+                if tensor is not None:
+                    self.constants[node.output[0]] = tensor
         self.inputs = [v for v in self.graph.input if v.name not in self.initializers]
         self._strict_error: str | None = None
         self.opset = next((o.version for o in self.model.opset_import if o.domain in ("", "ai.onnx")), 0)
@@ -214,26 +214,32 @@ class LintContext:
 
     # ---- order -------------------------------------------------------------------------
     def sorted_nodes(self) -> list[NodeProto]:
-        """Nodes in topological order (stable); dangling inputs are treated as available."""
+        """Nodes in topological order (Kahn, stable by position); dangling inputs count as available."""
         if self.is_sorted():
             return self.nodes
-        available = {v.name for v in self.graph.input} | set(self.initializers)
-        produced = set(self.producer)
-        pending = list(range(len(self.nodes)))
+        import heapq
+
+        waiting = [0] * len(self.nodes)
+        users: dict[int, list[int]] = {}
+        for i, node in enumerate(self.nodes):
+            for name in set(self._needs(node)):
+                producer = self.producer.get(name)
+                if producer is not None and producer != i:
+                    waiting[i] += 1
+                    users.setdefault(producer, []).append(i)
+        ready = [i for i, count in enumerate(waiting) if count == 0]
+        heapq.heapify(ready)
         order: list[int] = []
-        while pending:
-            rest = []
-            for i in pending:
-                needs = [t for t in self._needs(self.nodes[i]) if t in produced and t not in available]
-                if needs:
-                    rest.append(i)
-                else:
-                    order.append(i)
-                    available.update(self.nodes[i].output)
-            if len(rest) == len(pending):  # a cycle: keep the original order for the rest
-                order.extend(rest)
-                break
-            pending = rest
+        while ready:
+            i = heapq.heappop(ready)
+            order.append(i)
+            for user in users.get(i, []):
+                waiting[user] -= 1
+                if waiting[user] == 0:
+                    heapq.heappush(ready, user)
+        if len(order) < len(self.nodes):  # a cycle: keep the original order for the rest
+            placed = set(order)
+            order.extend(i for i in range(len(self.nodes)) if i not in placed)
         return [self.nodes[i] for i in order]
 
     def _needs(self, node: NodeProto) -> list[str]:
@@ -262,6 +268,25 @@ class LintContext:
     def late_inputs(self) -> list[tuple[int, str]]:
         """(node index, tensor) for inputs produced later in the list: unsorted, harmless for TensorRT."""
         return self._late
+
+
+def _constant_value(node: NodeProto) -> TensorProto | None:
+    """The value of a Constant node as a TensorProto (value, value_float(s), value_int(s))."""
+    from onnx import TensorProto as TP
+    from onnx import helper
+
+    for attr in node.attribute:
+        if attr.name == "value":
+            return attr.t
+        if attr.name == "value_float":
+            return helper.make_tensor(node.output[0], TP.FLOAT, [], [attr.f])
+        if attr.name == "value_floats":
+            return helper.make_tensor(node.output[0], TP.FLOAT, [len(attr.floats)], list(attr.floats))
+        if attr.name == "value_int":
+            return helper.make_tensor(node.output[0], TP.INT64, [], [attr.i])
+        if attr.name == "value_ints":
+            return helper.make_tensor(node.output[0], TP.INT64, [len(attr.ints)], list(attr.ints))
+    return None
 
 
 def stripped_copy(model: ModelProto, nodes: list[NodeProto]) -> ModelProto:
