@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from packaging.version import Version
 
 from troubleshooter.lint.model import LoadedModel, iter_graphs
+from troubleshooter.lint.protos import constant_value, stripped_copy
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,10 +24,6 @@ Shape = list[int | str | None]
 
 PASS_THROUGH = {"Identity", "Cast", "Reshape", "Transpose", "Unsqueeze", "Squeeze", "Flatten"}
 """Ops that keep a tensor a build-time constant (weights) when their data input is one."""
-
-STRIP_BYTES = 4096
-"""Initializers above this size are replaced by graph inputs in the shape-inference copy."""
-
 
 class LintContext:
     """The model as the rules see it."""
@@ -54,7 +51,7 @@ class LintContext:
                 if name:
                     self.consumers.setdefault(name, []).append((i, slot))
             if node.op_type == "Constant" and node.domain in ("", "ai.onnx") and node.output:
-                tensor = _constant_value(node)
+                tensor = constant_value(node)
                 if tensor is not None:
                     self.constants[node.output[0]] = tensor
         self.inputs = [v for v in self.graph.input if v.name not in self.initializers]
@@ -268,49 +265,3 @@ class LintContext:
     def late_inputs(self) -> list[tuple[int, str]]:
         """(node index, tensor) for inputs produced later in the list: unsorted, harmless for TensorRT."""
         return self._late
-
-
-def _constant_value(node: NodeProto) -> TensorProto | None:
-    """The value of a Constant node as a TensorProto (value, value_float(s), value_int(s))."""
-    from onnx import TensorProto as TP
-    from onnx import helper
-
-    for attr in node.attribute:
-        if attr.name == "value":
-            return attr.t
-        if attr.name == "value_float":
-            return helper.make_tensor(node.output[0], TP.FLOAT, [], [attr.f])
-        if attr.name == "value_floats":
-            return helper.make_tensor(node.output[0], TP.FLOAT, [len(attr.floats)], list(attr.floats))
-        if attr.name == "value_int":
-            return helper.make_tensor(node.output[0], TP.INT64, [], [attr.i])
-        if attr.name == "value_ints":
-            return helper.make_tensor(node.output[0], TP.INT64, [len(attr.ints)], list(attr.ints))
-    return None
-
-
-def stripped_copy(model: ModelProto, nodes: list[NodeProto]) -> ModelProto:
-    """A copy of the model with ``nodes`` in this order and big or external initializers turned into inputs."""
-    from onnx import GraphProto, ModelProto, TensorProto, helper
-
-    copy = ModelProto()
-    for field in ("ir_version", "producer_name", "producer_version", "domain", "model_version"):
-        setattr(copy, field, getattr(model, field))
-    copy.opset_import.extend(model.opset_import)
-    copy.functions.extend(model.functions)
-    graph = GraphProto()
-    source = model.graph
-    graph.name = source.name
-    graph.node.extend(nodes)
-    graph.input.extend(source.input)
-    graph.output.extend(source.output)
-    graph.value_info.extend(source.value_info)
-    names = {v.name for v in source.input}
-    for tensor in source.initializer:
-        big = tensor.data_location == TensorProto.EXTERNAL or len(tensor.raw_data) > STRIP_BYTES
-        if not big:
-            graph.initializer.append(tensor)
-        elif tensor.name not in names:
-            graph.input.append(helper.make_tensor_value_info(tensor.name, tensor.data_type, list(tensor.dims)))
-    copy.graph.CopyFrom(graph)
-    return copy

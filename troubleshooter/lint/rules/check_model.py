@@ -45,7 +45,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     """Run the ONNX checker on the model path (or on a sorted copy when nodes are unsorted)."""
     import onnx
 
-    from troubleshooter.lint.graph import stripped_copy
+    from troubleshooter.lint.protos import stripped_copy
 
     target: str | onnx.ModelProto = ctx.loaded.path
     if not ctx.is_sorted():
