@@ -97,3 +97,26 @@ def test_fires_elsewhere_is_said_but_not_scored(lint_model) -> None:  # type: ig
     diag = _diagnosis("qdq-nonzero-zero-point", {"node": "conv"}, ["qdq-zero-point"])
     (out,) = attach(_report(diag), lint).diagnoses
     assert out.confidence == 0.8 and any("fires elsewhere" in c for c in out.clues)
+
+
+def test_op_type_capture_confirms_unsupported_op(lint_model) -> None:  # type: ignore[no-untyped-def]
+    lint = lint_model(fx.ort_dynamic_quant())
+    diag = _diagnosis("onnx-unsupported-op", {"op": "MatMulInteger"}, ["unsupported-op", "custom-domain-op"])
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert out.confidence == pytest.approx(0.85)
+    assert [f["nodes"] for f in out.model_findings if "MatMulInteger" in str(f["message"])] == [["mmi"]]
+
+
+def test_dynamic_input_binding_is_resolved(lint_model) -> None:  # type: ignore[no-untyped-def]
+    lint = lint_model(fx.dynamic_hw())
+    diag = _diagnosis("dynamic-shape-no-profile", {"binding": "x"}, ["dynamic-inputs"])
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert out.confidence == pytest.approx(0.85) and out.model_findings[0]["rule"] == "dynamic-inputs"
+
+
+def test_lint_report_from_json_still_joins(split_model: LintReport) -> None:
+    restored = LintReport.model_validate_json(split_model.model_dump_json())
+    assert restored.index is None
+    diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split"])
+    (out,) = attach(_report(diag), restored).diagnoses
+    assert out.confidence == pytest.approx(0.85)

@@ -105,14 +105,11 @@ def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float) -> tu
 
 
 def _index(ctx: LintContext) -> ModelIndex:
-    consumers: dict[str, list[str]] = {}
-    for name in [*ctx.initializers, *(v.name for v in ctx.inputs)]:
-        users = [ctx.name_of(i) for i, _ in ctx.consumers.get(name, [])]
-        if users:
-            consumers[name] = users
+    consumers = {name: [ctx.name_of(i) for i, _ in users] for name, users in ctx.consumers.items()}
     return ModelIndex(
         nodes=list(ctx.names),
         op_types={name: node.op_type for name, node in zip(ctx.names, ctx.nodes)},
         producers={tensor: ctx.name_of(i) for tensor, i in ctx.producer.items()},
         consumers=consumers,
+        inputs=[v.name for v in ctx.inputs],
     )

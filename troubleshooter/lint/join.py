@@ -20,8 +20,13 @@ from troubleshooter.lint.report import Finding, LintReport
 if TYPE_CHECKING:
     from troubleshooter.models import Diagnosis, Report
 
-NAME_KEYS = ("node", "nodes", "tensor", "tensors", "layer", "layers", "name", "input", "output", "weights")
+NAME_KEYS = (
+    "node", "nodes", "node_name", "tensor", "tensors", "layer", "layers", "name", "input", "output", "weights",
+    "conv", "sigmoid", "io_tensor", "binding",
+)
 """Capture names whose values are node, layer or tensor names."""
+OP_KEYS = ("op", "node_op")
+"""Capture names whose values are ONNX op types (e.g. from 'No importer registered for op: X')."""
 
 CONFIRM_BONUS = 0.05
 CONTRADICT_FACTOR = 0.7
@@ -39,9 +44,9 @@ def candidate_names(value: str) -> list[str]:
     return names
 
 
-def _captured(diagnosis: Diagnosis) -> list[str]:
+def _captured(diagnosis: Diagnosis, keys: tuple[str, ...] = NAME_KEYS) -> list[str]:
     values: list[str] = []
-    for key in NAME_KEYS:
+    for key in keys:
         if diagnosis.captures.get(key):
             values.append(diagnosis.captures[key])
         values.extend(v for v in diagnosis.capture_values.get(key, []) if v)
@@ -52,9 +57,14 @@ def _captured(diagnosis: Diagnosis) -> list[str]:
     return seen
 
 
-def _resolve(lint_report: LintReport, captured: list[str]) -> set[str]:
+def _resolve(lint_report: LintReport, captured: list[str], ops: list[str]) -> set[str]:
     index = lint_report.index
     nodes: set[str] = set()
+    if index is not None and ops:
+        nodes.update(name for name, op_type in index.op_types.items() if op_type in ops)
+    for f in lint_report.findings:
+        if ops and f.details.get("op_type") in ops:
+            nodes.update(f.nodes)
     for value in captured:
         for name in candidate_names(value):
             if index is not None:
@@ -72,7 +82,8 @@ def _describe(finding: Finding) -> str:
 def attach_one(diagnosis: Diagnosis, lint_report: LintReport) -> Diagnosis:
     """The diagnosis with its model findings, confidence and clues updated."""
     captured = _captured(diagnosis)
-    named = _resolve(lint_report, captured)
+    ops = _captured(diagnosis, OP_KEYS)
+    named = _resolve(lint_report, captured, ops)
     rules = set(diagnosis.lint)
     on_nodes = [f for f in lint_report.findings if named.intersection(f.nodes)]
     of_rules = [f for f in lint_report.findings if f.rule in rules]
@@ -94,11 +105,11 @@ def attach_one(diagnosis: Diagnosis, lint_report: LintReport) -> Diagnosis:
         )
     elif named and of_rules:
         clues.append(f"on the model, {of_rules[0].rule} fires elsewhere but not on {', '.join(sorted(named)[:3])}")
-    elif captured and not named and lint_report.index is not None:
+    elif (captured or ops) and not named and lint_report.index is not None:
         clues.append(
-            f"{captured[0]!r} is not in the model {lint_report.model} (a different or re-exported model?)"
+            f"{(captured or ops)[0]!r} is not in the model {lint_report.model} (a different or re-exported model?)"
         )
-    elif not captured and of_rules:
+    elif not captured and not ops and of_rules:
         clues.append(f"the model shows it: {_describe(of_rules[0])}")
     return diagnosis.model_copy(
         update={

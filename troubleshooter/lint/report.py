@@ -42,14 +42,18 @@ class ModelIndex(_Frozen):
     nodes: list[str] = Field(default_factory=list, description="Node names in graph order.")
     op_types: dict[str, str] = Field(default_factory=dict, description="Node name -> op type.")
     producers: dict[str, str] = Field(default_factory=dict, description="Tensor name -> producing node name.")
-    consumers: dict[str, list[str]] = Field(
-        default_factory=dict, description="Initializer / graph-input name -> consuming node names."
-    )
+    consumers: dict[str, list[str]] = Field(default_factory=dict, description="Tensor name -> consuming node names.")
+    inputs: list[str] = Field(default_factory=list, description="Graph input names.")
 
     def resolve(self, name: str) -> set[str]:
-        """Node names meant by ``name``: a node name, the producer of a tensor, or the consumers of a weight."""
+        """Names meant by ``name``: the node itself, or a tensor with its producer and consumers.
+
+        TensorRT says a tensor's problem affects "any layer consuming or producing" it.
+        """
         found: set[str] = set()
         if name in self.op_types:
+            found.add(name)
+        if name in self.producers or name in self.consumers or name in self.inputs:
             found.add(name)
         if name in self.producers:
             found.add(self.producers[name])
