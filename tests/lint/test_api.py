@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from troubleshooter.lint.rules import all_rules
+from troubleshooter.lint.rules import RULE_IDS, all_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,7 +22,7 @@ def test_importing_lint_does_not_import_onnx() -> None:
     code = (
         "import sys\n"
         "import troubleshooter.lint, troubleshooter.lint.render, troubleshooter.lint.join\n"
-        "from troubleshooter.lint.rules import all_rules; all_rules()\n"
+        "from troubleshooter.lint.rules import RULE_IDS, all_rules; all_rules()\n"
         "assert 'onnx' not in sys.modules and 'numpy' not in sys.modules, sorted(m for m in sys.modules if 'onnx' in m)\n"
     )
     result = _python(code)
@@ -43,7 +43,7 @@ def test_lint_without_onnx_says_what_to_install(tmp_path: Path) -> None:
 
 def test_rule_modules_follow_the_conventions() -> None:
     ids = [rule.id for rule in all_rules()]
-    assert len(ids) == len(set(ids))
+    assert len(ids) == len(set(ids)) and tuple(ids) == RULE_IDS
     for rule in all_rules():
         module = rule.check.__module__.rsplit(".", 1)[-1]
         assert module == rule.id.replace("-", "_"), rule.id
@@ -71,3 +71,10 @@ def test_kb_lint_lists_name_existing_rules() -> None:
         entry = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         unknown = set(entry.get("lint", []) or []) - ids
         assert not unknown, f"{path.name}: lint rules {sorted(unknown)} do not exist"
+
+
+def test_json_schema_has_no_private_index() -> None:
+    from troubleshooter.lint.report import LintReport
+
+    schema = LintReport.model_json_schema()
+    assert "index" not in schema["properties"] and "findings" in schema["required"] or "findings" in schema["properties"]

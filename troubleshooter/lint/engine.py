@@ -55,8 +55,7 @@ def lint(
         trt_version=str(trt) if trt is not None else None,
         findings=sort_findings(findings, ctx.position),
         notes=notes,
-        index=_index(ctx),
-    )
+    ).with_index(_index(ctx))
 
 
 def _notes(ctx: LintContext) -> list[str]:

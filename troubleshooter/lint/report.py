@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 LINT_SCHEMA_VERSION = 1
 
@@ -69,7 +69,17 @@ class LintReport(_Frozen):
     trt_version: str | None = Field(description="TensorRT version the lint targeted; None = current releases.")
     findings: list[Finding] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list, description="Things to know about the lint run itself.")
-    index: ModelIndex | None = Field(default=None, exclude=True, repr=False, description="Names in the model.")
+    _index: ModelIndex | None = PrivateAttr(default=None)
+
+    @property
+    def index(self) -> ModelIndex | None:
+        """Names in the linted model (not serialized; None for a report read back from JSON)."""
+        return self._index
+
+    def with_index(self, index: ModelIndex) -> LintReport:
+        """This report, carrying the model's name index (used by ``join.attach``)."""
+        self._index = index
+        return self
 
     @property
     def exit_status(self) -> int:

@@ -47,6 +47,9 @@ RULE_MODULES = (
     "fp16_range",
 )
 
+RULE_IDS = tuple(name.replace("_", "-") for name in RULE_MODULES)
+"""Every rule id, without importing the rule modules (a test checks they agree)."""
+
 
 @dataclass(frozen=True)
 class Rule:
