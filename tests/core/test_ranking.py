@@ -178,3 +178,9 @@ def test_wrapped_line_is_joined() -> None:
 
 def test_deterministic() -> None:
     assert run(FAILED).model_dump_json() == run(FAILED).model_dump_json()
+
+
+def test_success_of_an_earlier_run_does_not_hide_a_later_failure() -> None:
+    warn = "[W] [TRT] Requested amount of GPU memory (4294967296 bytes) could not be allocated.\n"
+    log = warn + "[I] Engine built in 41.2 sec.\n" + "[V] noise\n" * 5 + warn + "[E] Building engine failed\n"
+    assert [d.id for d in run(log).diagnoses] == ["oom"]

@@ -59,16 +59,20 @@ def _fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
     if not triggers:
         return False, None
     first_trigger = min(t.first_line for t in triggers)
+    last_trigger = max(t.last_line for t in triggers)
     for req in entry.match.requires:
-        if req not in hits.by_sig:
+        sh = hits.by_sig.get(req)
+        if sh is None or (sigs[req].after_trigger and sh.last_line <= first_trigger):
             return False, f"required signature {req!r} did not match"
     for sid, sh in hits.by_sig.items():
         sig = sigs[sid]
         if sig.role != "exclude":
             continue
-        if sig.after_trigger and sh.last_line <= first_trigger:
+        # after_trigger: ruled out only when the exclude line follows the *last* trigger, so that a
+        # success in an earlier run of a multi-run CI log does not hide a failure in a later one.
+        if sig.after_trigger and sh.last_line <= last_trigger:
             continue
-        return False, f"ruled out by {sid!r} on line {sh.first_line}"
+        return False, f"ruled out by {sid!r} on line {sh.last_line if sig.after_trigger else sh.first_line}"
     return True, None
 
 
@@ -274,7 +278,8 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
 
     def key(d: Diagnosis) -> tuple[int, int, float, int, str]:
-        return (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence, 1), first_line[d.id], d.id)
+        # Confidence in steps of 0.05: near-equal errors keep log order (the earlier is the likelier root).
+        return (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence * 20), first_line[d.id], d.id)
 
     found.sort(key=key)
     # Neighbours: entries whose triggers fired on the same lines. The first (best) keeps the lines.
