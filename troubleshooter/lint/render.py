@@ -31,7 +31,7 @@ def render_lint(report: LintReport, fmt: str) -> str:
 
 def _counts(report: LintReport) -> str:
     counts = {level: sum(f.level == level for f in report.findings) for level in ("error", "warning", "info")}
-    return ", ".join(f"{n} {level}{'s' if n != 1 else ''}" for level, n in counts.items())
+    return ", ".join(f"{n} {level}{'s' if n != 1 and level != 'info' else ''}" for level, n in counts.items())
 
 
 def _nodes(finding: Finding, limit: int = 6) -> str:

@@ -54,8 +54,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         value = q.zero_point_value
         if value is None:
             continue
-        nonzero = value.astype("float64").ravel()
-        bad = nonzero[nonzero != 0]
+        flat = value.ravel()
+        bad = flat[flat.astype("float64") != 0]
         if bad.size:
             sample = ", ".join(str(v) for v in sorted(set(bad.tolist()))[:4])
             yield finding(
