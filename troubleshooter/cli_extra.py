@@ -71,9 +71,10 @@ def cmd_eval(argv: Sequence[str]) -> int:
     p.add_argument("dir", help="folder of NAME.log files with NAME.expect.yaml expectations")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--kb", action="append", default=[], metavar="DIR")
+    p.add_argument("--glob", default="*", help="only logs whose name matches, e.g. 'h-*'")
     args = p.parse_args(argv)
     from troubleshooter.evaluate import evaluate, render_eval
 
-    result = evaluate(args.dir, kb_dirs=args.kb)
+    result = evaluate(args.dir, kb_dirs=args.kb, pattern=args.glob)
     sys.stdout.write(render_eval(result, args.format))
     return exit_codes.OK if result.failures == 0 else exit_codes.FOUND

@@ -100,12 +100,13 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
     return Case(log.name, top, acceptable, must_not, negative, got, sev, ok1, ok3, violations)
 
 
-def evaluate(directory: str | Path, kb_dirs: list[str] | None = None) -> EvalResult:
+def evaluate(directory: str | Path, kb_dirs: list[str] | None = None, pattern: str = "*") -> EvalResult:
+    """Diagnose every labelled log in `directory` whose name matches `pattern` (a glob on the stem)."""
     folder = Path(directory)
     if not folder.is_dir():
         raise InputError(f"{folder}: not a directory")
     result = EvalResult()
-    for expect_path in sorted(folder.glob("*.expect.yaml")):
+    for expect_path in sorted(folder.glob(f"{pattern}.expect.yaml")):
         log = _log_for(expect_path)
         if log is None:
             continue
