@@ -196,3 +196,39 @@ def test_large_external_data_is_not_read(tmp_path: Path, opened: list[str]) -> N
     assert not any("big.data" in p for p in opened), opened
     assert report.exit_status == 0, [(f.rule, f.message) for f in report.findings]
     assert any("external data" in n and "2147.5 MB" in n for n in report.notes), report.notes
+
+
+def test_proto_with_only_an_ir_version_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "model.onnx"
+    path.write_bytes(b"\x08\x07")  # ir_version = 7, nothing else: protobuf parses it happily
+    with pytest.raises(ModelFileError) as info:
+        lint_path(path)
+    assert info.value.code == "empty-model"
+
+
+def test_random_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "model.onnx"
+    path.write_bytes(np.random.default_rng(7).integers(0, 256, 4096, dtype=np.uint8).tobytes())
+    with pytest.raises(ModelFileError) as info:
+        lint_path(path)
+    assert info.value.code in ("not-onnx", "truncated", "empty-model") and "\n" not in str(info.value)
+
+
+def test_arbitrary_bytes_never_escape_as_tracebacks(tmp_path_factory: pytest.TempPathFactory) -> None:
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    prefix = _model_bytes()
+
+    @hypothesis.settings(max_examples=150, deadline=None, database=None)
+    @hypothesis.given(st.binary(max_size=300), st.integers(0, 400))
+    def run(noise: bytes, cut: int) -> None:
+        path = folder / "model.onnx"
+        path.write_bytes(prefix[:cut] + noise)
+        try:
+            lint_path(path)
+        except LintError as err:
+            assert "\n" not in str(err)
+
+    run()
