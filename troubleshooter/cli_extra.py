@@ -21,12 +21,20 @@ def _need(module: str, extra: str) -> None:
 
 def cmd_lint(argv: Sequence[str]) -> int:
     p = argparse.ArgumentParser(prog="trt-why lint", description="TensorRT-aware checks of an ONNX model.")
-    p.add_argument("model", help="the .onnx file")
+    p.add_argument("model", nargs="?", help="the .onnx file")
+    p.add_argument("--list-rules", action="store_true", help="print the rule ids and exit")
     p.add_argument("-f", "--format", choices=("text", "json", "markdown", "sarif"), default="text")
     p.add_argument("--trt-version", help="target TensorRT version (selects version-dependent rules)")
     p.add_argument("--polygraphy", action="store_true", help="also run `polygraphy check lint` and merge")
     p.add_argument("--exit-zero", action="store_true")
     args = p.parse_args(argv)
+    if args.list_rules:
+        from troubleshooter.kb.selftest import lint_rule_ids
+
+        sys.stdout.write("".join(f"{rule}\n" for rule in sorted(lint_rule_ids())))
+        return exit_codes.OK
+    if not args.model:
+        raise InputError("give an ONNX model: trt-why lint model.onnx")
     _need("onnx", "lint")
     from troubleshooter.lint import lint_path
     from troubleshooter.lint.render import render_lint

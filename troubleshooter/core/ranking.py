@@ -190,12 +190,14 @@ def _fixes(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
     return out
 
 
-def _reduce_command(entry: Entry, env: Environment) -> str | None:
+def _reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | None:
     if not entry.reduce:
         return None
     from troubleshooter.core.regexes import literals_for
 
-    trig = next(s for s in entry.match.signatures if s.role == "trigger")
+    # The trigger that fired first in this log, so the repro fails for the same reason.
+    fired = [s for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
+    trig = min(fired, key=lambda s: hits.by_sig[s.id].first_line)
     lits = literals_for(trig) or []
     if not lits:
         return None
@@ -222,7 +224,8 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     evidence = _dedupe(evidence)[:MAX_SHOWN_EVIDENCE]
     support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]]
     evidence += sorted(support_ev, key=lambda e: e.line)[:4]
-    causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes]
+    causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes
+              if not c.when or any(sid in hits.by_sig for sid in c.when)]
     advice, status = _advice(entry, env, vals)
     asks = list(entry.asks)
     if env.tensorrt_version is not None:
@@ -248,7 +251,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         asks=asks,
         cascade=entry.cascade,
         lint=list(entry.lint),
-        reduce_command=_reduce_command(entry, env),
+        reduce_command=_reduce_command(entry, hits, env),
     )
 
 

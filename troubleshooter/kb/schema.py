@@ -98,6 +98,10 @@ class Cause(_Strict):
         "reported (seen by users, not confirmed), suggestion."
     )
     source: str | None = Field(default=None, description="URL backing the cause.")
+    when: list[str] = Field(
+        default_factory=list,
+        description="Show this cause only when one of these signatures matched (empty: always).",
+    )
 
 
 class VersionAdvice(_Strict):
@@ -185,6 +189,10 @@ class Entry(_Strict):
         for req in self.match.requires:
             if req not in ids:
                 raise ValueError(f"match.requires: {req!r} is not a signature id of this entry")
+        for i, cause in enumerate(self.causes):
+            for sid in cause.when:
+                if sid not in ids:
+                    raise ValueError(f"causes.{i}.when: {sid!r} is not a signature id of this entry")
         if self.severity == "error" and not self.fixes:
             raise ValueError("fixes: an entry of severity error needs at least one fix")
         if len(self.examples.match) < 1:

@@ -50,7 +50,7 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
         if known_rules:
             for rule in entry.lint:
                 if rule not in known_rules:
-                    problems.append(f"{where}: lint: {rule!r} is not a lint rule id (known: see `trt-why lint --rules`)")
+                    problems.append(f"{where}: lint: {rule!r} is not a lint rule id (known: `trt-why lint --list-rules`)")
     if check_schema_file:
         schema_path = builtin_kb_dir() / "schema.json"
         if not schema_path.is_file() or schema_path.read_text(encoding="utf-8") != json_schema():

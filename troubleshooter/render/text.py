@@ -75,8 +75,12 @@ def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3, full: bool = Fals
             label = "fix" if n == 1 else ""
             out += _block(label, f"{n}. {step.text}", colour)
             if step.command:
-                for code_line in step.command.code.splitlines()[:8]:
+                code = step.command.code.splitlines()
+                shown = code if full else code[:8]
+                for code_line in shown:
                     out.append(" " * (LABEL + 3) + _c(code_line, _BOLD, colour))
+                if len(code) > len(shown):
+                    out.append(" " * (LABEL + 3) + f"(+{len(code) - len(shown)} more lines: trt-why -v)")
     return out
 
 
