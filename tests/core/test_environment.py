@@ -75,3 +75,9 @@ def test_version_from_wheel_names() -> None:
     line = '  File "/usr/lib/python3/site-packages/tensorrt_bindings-8.6.1.dist-info/x.py", line 3\n[E] boom\n'
     assert env_of(line).tensorrt_version == "8.6.1"
     assert env_of("Successfully installed tensorrt-cu12-bindings-10.3.0 tensorrt-cu12-libs-10.3.0\n").tensorrt_version == "10.3.0"
+
+
+def test_pip_list_and_polygraphy_flags() -> None:
+    env = env_of("tensorrt                 10.3.0\n    Flags                  | [FP16, STRONGLY_TYPED]\n[E] boom\n")
+    assert env.tensorrt_version == "10.3.0"
+    assert env.precisions == ["fp16", "strongly-typed"]

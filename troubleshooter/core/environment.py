@@ -59,6 +59,9 @@ FACTS: list[FactPattern] = [
        r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT Version\W*|tensorrt==)" + _V, _short, 2),
     _p("tensorrt_version", ("tensorrt_bindings", "tensorrt-cu", "tensorrt_libs", "tensorrt-bindings", "tensorrt_cu"),
        r"tensorrt[_-](?:cu\d+[_-])?(?:bindings|libs)[-=_](?P<v>\d+\.\d+(?:\.\d+){0,2})", _short, 2),
+    # `pip list` / `pip show` output: "tensorrt        10.3.0", "Name: tensorrt" + "Version: 10.3.0" is not joined
+    _p("tensorrt_version", ("tensorrt ", "tensorrt-cu"),
+       r"^tensorrt(?:-cu\d+)?\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s*$", _short, 2),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_builder_resource|_plugin|_lean|_dispatch)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)\b", _short, 1),
@@ -85,12 +88,12 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.")
 
 _CMDLINE = re.compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
-_PRECISION_LINE = re.compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)")
+_PRECISION_LINE = re.compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)|^Flags\s+\|\s+\[(?P<flags>[A-Z0-9_, ]*)\]")
 _FLAG_MAP = {"--int8": "int8", "--fp16": "fp16", "--bf16": "bf16", "--fp8": "fp8", "--int4": "int4",
              "--best": "best", "--stronglyTyped": "strongly-typed", "--strongly-typed": "strongly-typed"}
 _PY_FLAGS = re.compile(r"BuilderFlag\.(?P<f>INT8|FP16|BF16|FP8|INT4)|\b(?P<g>int8|fp16)_mode\s*=\s*True|"
                        r"\b(?P<h>int8|fp16|bf16)=True|enabled_precisions\W+\{?(?P<ep>[^}]*)")
-PRECISION_LITERALS = ("&&&& RUNNING", "trtexec ", "polygraphy run", "polygraphy convert", "Precision: ",
+PRECISION_LITERALS = ("&&&& RUNNING", "trtexec ", "polygraphy run", "polygraphy convert", "Precision: ", "Flags ",
                       "BuilderFlag.", "_mode", "=True", "enabled_precisions")
 
 _SUCCESS = re.compile(r"&&&& PASSED|Engine built in|Engine generation completed in|Finished engine building|"
@@ -176,9 +179,12 @@ class EnvCollector:
                     self.precisions.setdefault(_FLAG_MAP[flag], no)
         m2 = _PRECISION_LINE.search(text)
         if m2:
-            for part in m2.group("p").split("+"):
+            parts = m2.group("p").split("+") if m2.group("p") else [p.strip() for p in m2.group("flags").split(",")]
+            for part in parts:
                 if part in ("INT8", "FP16", "BF16", "FP8", "INT4"):
                     self.precisions.setdefault(part.lower(), no)
+                elif part == "STRONGLY_TYPED":
+                    self.precisions.setdefault("strongly-typed", no)
         for m3 in _PY_FLAGS.finditer(text):
             name = m3.group("f") or m3.group("g") or m3.group("h")
             if name:

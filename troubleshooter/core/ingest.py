@@ -2,41 +2,316 @@
 
 Nothing here loads a whole file: everything is a stream that the scanner reads into one reused
 buffer. Binary input is refused with one line; size limits stop reading and say so.
+
+The layers, bottom up::
+
+    source (file, stdin, bytes)  -> _Source    read errors end the stream with a note, not a traceback
+    [gzip]                       -> _Gunzip    own zlib loop: a truncated or damaged stream keeps what
+                                               was decoded; expanding past MAX_GZIP_RATIO stops it
+                                 -> _Limited   stops after MAX_INPUT_BYTES
+    sniff: leading NUL bytes skipped, encoding and binary checks on the first SNIFF_BYTES
+    [UTF-16]                     -> _Transcoder
+                                 -> _DropNul   NUL bytes inside the text are dropped (line numbers keep)
+
+Every layer shares one ``_Status``: the outer stream says whether reading stopped early and why.
 """
 
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import os
 import stat
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from troubleshooter.errors import InputError
 
+
+def _env_int(name: str, default: int) -> int:
+    """A positive integer from the environment; a bad value is ignored (the default holds)."""
+    try:
+        value = int(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 SNIFF_BYTES = 64 * 1024
-MAX_INPUT_BYTES = int(os.environ.get("TRT_WHY_MAX_BYTES", str(16 * 1024**3)))
+"""The encoding and binary checks look at this much of the start of the text."""
+MAX_INPUT_BYTES = _env_int("TRT_WHY_MAX_BYTES", 16 * 1024**3)
 """Reading stops after this many (decompressed) bytes; the report says so. TRT_WHY_MAX_BYTES raises it."""
-MAX_GZIP_RATIO = int(os.environ.get("TRT_WHY_MAX_GZIP_RATIO", "200"))
+MAX_GZIP_RATIO = _env_int("TRT_WHY_MAX_GZIP_RATIO", 200)
 """A gzip stream expanding more than this many times its compressed size (past 64 MiB) is a bomb."""
 GZIP_RATIO_FLOOR = 64 * 1024**2
+"""Below this many decompressed bytes the ratio is not checked (small, very regular logs compress well)."""
+MAX_LEADING_NUL_BYTES = 1024**3
+"""NUL bytes at the start (a log truncated while a writer held it open) are skipped up to this many."""
+READ_CHUNK = 1024 * 1024
 
 _MAGIC = [
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
     (b"\x7fELF", "an executable (ELF)"),
+    (b"MZ", "a Windows executable"),
     (b"PK\x03\x04", "a zip archive (a PyTorch checkpoint?)"),
     (b"%PDF", "a PDF document"),
     (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\x93NUMPY", "a NumPy array"),
     (b"ftrt", "a TensorRT engine"),
     (b"ptrt", "a TensorRT engine"),
+    (b"BZh", "a bzip2 archive: decompress it first"),
+    (b"\xfd7zXZ\x00", "an xz archive: decompress it first"),
+    (b"(\xb5/\xfd", "a zstd archive: decompress it first"),
 ]
 _MODEL_SUFFIXES = {".onnx": "an ONNX model: use `trt-why lint FILE`", ".engine": "a TensorRT engine",
                    ".plan": "a TensorRT engine", ".trt": "a TensorRT engine", ".pt": "a PyTorch file",
-                   ".pth": "a PyTorch file", ".pb": "a protobuf model"}
+                   ".pth": "a PyTorch file", ".pb": "a protobuf model", ".bin": "binary data",
+                   ".npy": "a NumPy array", ".safetensors": "a weights file"}
+_TEXT_CONTROL = frozenset((0, 8, 9, 10, 12, 13, 27))
+"""Control bytes a text log may contain (NUL is dropped, backspace and ESC come with terminals)."""
+
+
+@dataclass
+class _Status:
+    """Shared by the layers of one opened log: did reading stop early, and why."""
+
+    truncated: bool = False
+    stop_reason: str = ""
+
+    def stop(self, reason: str) -> None:
+        if not self.truncated:
+            self.truncated = True
+            self.stop_reason = reason
+
+
+class _Layer(io.RawIOBase):
+    """A read-only stream over ``inner`` that closes it and exposes the shared status."""
+
+    def __init__(self, inner: Any, status: _Status) -> None:
+        self.inner = inner
+        self.status = status
+
+    def readable(self) -> bool:
+        return True
+
+    @property
+    def truncated(self) -> bool:
+        return self.status.truncated
+
+    @property
+    def stop_reason(self) -> str:
+        return self.status.stop_reason
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                close = getattr(self.inner, "close", None)
+                if close is not None:
+                    close()
+            finally:
+                super().close()
+
+    def _read_inner(self, n: int) -> bytes:
+        data = self.inner.read(n)
+        return bytes(data or b"")
+
+
+class _Source(_Layer):
+    """The bottom layer: a read error ends the stream (the report says so) instead of escaping."""
+
+    def __init__(self, inner: Any, status: _Status, name: str, own: bool = True) -> None:
+        super().__init__(inner, status)
+        self.name = name
+        self.own = own
+        self.count = 0
+        self.error: OSError | None = None
+
+    def readinto(self, b: Any) -> int:
+        if self.error is not None:
+            return 0
+        mv = memoryview(b).cast("B")
+        try:
+            reader = getattr(self.inner, "readinto", None)
+            if reader is not None:
+                n = int(reader(mv) or 0)
+            else:
+                data = self.inner.read(len(mv)) or b""
+                n = len(data)
+                mv[:n] = data
+        except OSError as exc:  # EIO, a reset socket, a pipe whose writer vanished mid-read
+            self.error = exc
+            why = exc.strerror or exc.__class__.__name__
+            self.status.stop(f"reading failed after {self.count} bytes ({why}); analysed what could be read")
+            return 0
+        self.count += n
+        return n
+
+    def close(self) -> None:
+        if not self.own:  # stdin is not ours to close
+            io.RawIOBase.close(self)
+            return
+        super().close()
+
+
+class _Gunzip(_Layer):
+    """gzip decoding with zlib directly: partial data survives truncation; a bomb is stopped.
+
+    ``gzip.GzipFile`` loses the bytes it decoded in a ``read`` that then hits the end of a truncated
+    stream, and cannot tell how much compressed input it consumed without seeking.
+    """
+
+    def __init__(self, inner: Any, status: _Status) -> None:
+        super().__init__(inner, status)
+        self.decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.fed = False
+        """Whether the current member's decompressor has been given any input."""
+        self.backlog = b""
+        """Input read past the end of one member: the start of the next."""
+        self.pending = b""
+        self.compressed = 0
+        self.produced = 0
+        self.done = False
+
+    def readinto(self, b: Any) -> int:
+        mv = memoryview(b).cast("B")
+        while not self.pending and not self.done:
+            self._fill(len(mv))
+        n = min(len(mv), len(self.pending))
+        mv[:n] = self.pending[:n]
+        self.pending = self.pending[n:]
+        return n
+
+    def _fill(self, want: int) -> None:
+        if self.decomp.unconsumed_tail:
+            raw = self.decomp.unconsumed_tail
+        elif self.backlog:
+            raw, self.backlog = self.backlog, b""
+        else:
+            raw = self._read_inner(READ_CHUNK)
+            self.compressed += len(raw)
+            if not raw:
+                if self.fed and not self.decomp.eof:
+                    self.status.stop("the gzip stream is truncated (it ends early); analysed what could be read")
+                self.done = True
+                return
+        self.fed = True
+        try:
+            out = self.decomp.decompress(raw, max(want, READ_CHUNK))
+        except zlib.error as exc:
+            self.status.stop(f"the gzip stream is damaged ({exc}); analysed what could be read")
+            self.done = True
+            return
+        self.produced += len(out)
+        self.pending = out
+        if self.decomp.eof:
+            rest = self.decomp.unused_data
+            self.decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            self.fed = False
+            if rest.startswith(b"\x1f\x8b"):
+                self.backlog = rest  # concatenated members (`cat a.gz b.gz`)
+            elif rest.strip(b"\x00"):
+                self.done = True  # trailing garbage after a complete stream: ignore it, like gzip -d does
+        if self.produced > GZIP_RATIO_FLOOR and self.produced > max(1, self.compressed) * MAX_GZIP_RATIO:
+            self.status.stop(
+                f"stopped decompressing after {self.produced // 1024**2} MiB: the gzip data expands more than "
+                f"{MAX_GZIP_RATIO}x (a gzip bomb?); set TRT_WHY_MAX_GZIP_RATIO to raise the limit"
+            )
+            self.done = True
+
+
+class _Prefixed(_Layer):
+    """A stream whose first bytes were already read (for sniffing) and are given back first."""
+
+    def __init__(self, head: bytes, inner: Any, status: _Status) -> None:
+        super().__init__(inner, status)
+        self.head = head
+
+    def readinto(self, b: Any) -> int:
+        mv = memoryview(b).cast("B")
+        if self.head:
+            n = min(len(mv), len(self.head))
+            mv[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        reader = getattr(self.inner, "readinto", None)
+        if reader is not None:
+            return int(reader(mv) or 0)
+        data = self.inner.read(len(mv)) or b""
+        mv[: len(data)] = data
+        return len(data)
+
+
+class _Limited(_Layer):
+    """Reads until a byte limit, then stops and says so."""
+
+    def __init__(self, inner: Any, status: _Status, limit: int) -> None:
+        super().__init__(inner, status)
+        self.limit = limit
+        self.count = 0
+
+    def readinto(self, b: Any) -> int:
+        if self.count >= self.limit:
+            if self.inner.read(1):  # exactly at the limit is not a cut
+                self.status.stop(
+                    f"stopped reading after {self.limit / 1024**2:.0f} MiB (TRT_WHY_MAX_BYTES limit; set it to read more)"
+                )
+            return 0
+        mv = memoryview(b).cast("B")
+        want = min(len(mv), self.limit - self.count)
+        n = int(self.inner.readinto(mv[:want]) or 0)
+        self.count += n
+        return n
+
+
+class _Transcoder(_Layer):
+    """Decodes UTF-16 (or another codec) incrementally and re-encodes it as UTF-8."""
+
+    def __init__(self, inner: Any, status: _Status, encoding: str) -> None:
+        super().__init__(inner, status)
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.pending = b""
+        self.eof = False
+
+    def readinto(self, b: Any) -> int:
+        mv = memoryview(b).cast("B")
+        while not self.pending and not self.eof:
+            raw = self._read_inner(READ_CHUNK)
+            if not raw:
+                self.eof = True
+                self.pending = self.decoder.decode(b"", final=True).encode("utf-8", errors="replace")
+            else:
+                self.pending = self.decoder.decode(raw).encode("utf-8", errors="replace")
+        n = min(len(mv), len(self.pending))
+        mv[:n] = self.pending[:n]
+        self.pending = self.pending[n:]
+        return n
+
+
+class _DropNul(_Layer):
+    """Drops NUL bytes: they carry no text, and regexes and terminals choke on them."""
+
+    def __init__(self, inner: Any, status: _Status) -> None:
+        super().__init__(inner, status)
+        self.buf = bytearray()
+
+    def readinto(self, b: Any) -> int:
+        mv = memoryview(b).cast("B")
+        while True:
+            if len(self.buf) < len(mv):
+                self.buf = bytearray(len(mv))
+            n = int(self.inner.readinto(memoryview(self.buf)[: len(mv)]) or 0)
+            if not n:
+                return 0
+            chunk = self.buf[:n]
+            if b"\x00" in chunk:
+                chunk = chunk.replace(b"\x00", b"")
+                if not chunk:
+                    continue  # a block of NULs: read on rather than signal the end
+            mv[: len(chunk)] = chunk
+            return len(chunk)
 
 
 @dataclass
@@ -54,114 +329,34 @@ class Opened:
     def truncated(self) -> bool:
         return bool(getattr(self.stream, "truncated", False))
 
-
-class _Limited(io.RawIOBase):
-    """Reads from a stream until a byte limit; remembers that it stopped early."""
-
-    def __init__(self, inner: BinaryIO, limit: int, what: str, compressed: BinaryIO | None = None) -> None:
-        self.inner = inner
-        self.limit = limit
-        self.what = what
-        self.count = 0
-        self.truncated = False
-        self.compressed = compressed
-        self.stop_reason = ""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self.count >= self.limit:
-            self.truncated = True
-            self.stop_reason = f"stopped reading after {self.limit // 1024**2} MiB ({self.what})"
-            return 0
-        mv = memoryview(b)
-        want = min(len(mv), self.limit - self.count)
-        try:
-            n = self.inner.readinto(mv[:want])  # type: ignore[attr-defined]
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            self.truncated = True
-            self.stop_reason = f"the gzip stream is damaged or truncated ({exc.__class__.__name__}); analysed what could be read"
-            return 0
-        n = n or 0
-        self.count += n
-        if self.compressed is not None and self.count > GZIP_RATIO_FLOOR:
-            consumed = max(1, self.compressed.tell())
-            if self.count > consumed * MAX_GZIP_RATIO:
-                self.truncated = True
-                self.stop_reason = (
-                    f"stopped decompressing: the gzip data expands more than {MAX_GZIP_RATIO}x "
-                    "(a gzip bomb?); set TRT_WHY_MAX_GZIP_RATIO to raise the limit"
-                )
-                return 0
-        return n
+    @property
+    def stop_reason(self) -> str:
+        return str(getattr(self.stream, "stop_reason", ""))
 
 
-class _Transcoder(io.RawIOBase):
-    """Decodes UTF-16 (or another codec) incrementally and re-encodes it as UTF-8."""
-
-    def __init__(self, inner: BinaryIO, encoding: str) -> None:
-        self.inner = inner
-        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-        self.pending = b""
-        self.eof = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
-        mv = memoryview(b)
-        while not self.pending and not self.eof:
-            raw = self.inner.read(1024 * 1024)
-            if not raw:
-                self.eof = True
-                self.pending = self.decoder.decode(b"", final=True).encode("utf-8")
-            else:
-                self.pending = self.decoder.decode(raw).encode("utf-8")
-        n = min(len(mv), len(self.pending))
-        mv[:n] = self.pending[:n]
-        self.pending = self.pending[n:]
-        return n
-
-
-class _Prefixed(io.RawIOBase):
-    """A stream whose first bytes were already read (for sniffing) and are given back first."""
-
-    def __init__(self, head: bytes, inner: BinaryIO) -> None:
-        self.head = head
-        self.inner = inner
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
-        mv = memoryview(b)
-        if self.head:
-            n = min(len(mv), len(self.head))
-            mv[:n] = self.head[:n]
-            self.head = self.head[n:]
-            return n
-        reader = getattr(self.inner, "readinto", None)
-        if reader is not None:
-            return int(reader(mv) or 0)
-        data = self.inner.read(len(mv))
-        mv[: len(data)] = data
-        return len(data)
-
-
-def _read_head(stream: BinaryIO, n: int) -> bytes:
+def _read_head(stream: Any, n: int) -> bytes:
     parts: list[bytes] = []
     got = 0
     while got < n:
-        try:
-            data = stream.read(n - got)
-        except (EOFError, zlib.error, gzip.BadGzipFile):
-            break
+        data = stream.read(n - got)
         if not data:
             break
-        parts.append(data)
+        parts.append(bytes(data))
         got += len(data)
     return b"".join(parts)
+
+
+def _skip_leading_nul(stream: Any, head: bytes) -> tuple[bytes, int]:
+    """Drop NUL bytes at the start; returns the first non-NUL bytes read and how many NULs went."""
+    skipped = 0
+    while True:
+        stripped = head.lstrip(b"\x00")
+        skipped += len(head) - len(stripped)
+        if stripped or skipped > MAX_LEADING_NUL_BYTES:
+            return stripped, skipped
+        head = _read_head(stream, READ_CHUNK)
+        if not head:
+            return b"", skipped
 
 
 def _utf16_without_bom(head: bytes) -> str | None:
@@ -177,54 +372,84 @@ def _utf16_without_bom(head: bytes) -> str | None:
     return None
 
 
+def _looks_like_onnx(head: bytes) -> bool:
+    """A serialized ModelProto starts with ir_version (field 1, varint 3..12) then another field."""
+    return len(head) >= 3 and head[0] == 0x08 and 3 <= head[1] <= 12 and head[2] in (0x12, 0x1A, 0x22, 0x2A, 0x3A, 0x42)
+
+
 def _refuse_binary(head: bytes, name: str) -> None:
     for magic, what in _MAGIC:
         if head.startswith(magic):
             raise InputError(f"{name}: this is {what}, not a log")
-    suffix = Path(name).suffix.lower()
+    if _looks_like_onnx(head):
+        raise InputError(f"{name}: this looks like an ONNX model: use `trt-why lint FILE`, not a log")
     sample = head[:SNIFF_BYTES]
     if not sample:
         return
-    bad = sum(1 for byte in sample if byte < 32 and byte not in (9, 10, 12, 13, 27, 8)) + sample.count(127)
-    if bad / len(sample) > 0.05:
-        hint = _MODEL_SUFFIXES.get(suffix)
+    bad = sum(1 for byte in sample if byte < 32 and byte not in _TEXT_CONTROL) + sample.count(127)
+    hint = _MODEL_SUFFIXES.get(Path(name).suffix.lower())
+    text_len = max(1, len(sample) - sample.count(0))
+    # A file named like a model is refused on any stray control byte; anything else needs 5 % of them.
+    if bad / text_len > 0.05 or (hint and bad):
         if hint:
             raise InputError(f"{name}: this looks like {hint}, not a log")
         raise InputError(f"{name}: this looks like binary data, not a text log")
 
 
-def _wrap(stream: BinaryIO, name: str, size_hint: int | None) -> Opened:
-    head = _read_head(stream, 2)
+def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opened:
+    status = _Status()
+    stream: Any = _Source(raw, status, name, own)
     notes: list[str] = []
-    compressed: BinaryIO | None = None
+    head = _read_head(stream, 2)
     if head == b"\x1f\x8b":
-        compressed = _Prefixed(head, stream)  # type: ignore[assignment]
-        stream = gzip.GzipFile(fileobj=compressed, mode="rb")  # type: ignore[assignment]
+        stream = _Gunzip(_Prefixed(head, stream, status), status)
         notes.append("gzip-compressed input")
         head = b""
-    sniff = head + _read_head(stream, SNIFF_BYTES)
-    if not sniff:
-        raise InputError(f"{name}: the log is empty")
+    stream = _Limited(stream, status, MAX_INPUT_BYTES)
+    sniff = head + _read_head(stream, SNIFF_BYTES - len(head))
     encoding = "utf-8"
-    body: BinaryIO = _Prefixed(sniff, stream)  # type: ignore[assignment]
-    if sniff.startswith(codecs.BOM_UTF8):
-        body = _Prefixed(sniff[3:], stream)  # type: ignore[assignment]
-        encoding = "utf-8-sig"
-    elif sniff.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if sniff.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         encoding = "utf-16"
-        body = _Transcoder(body, "utf-16")  # type: ignore[assignment]
     else:
-        guess = _utf16_without_bom(sniff)
-        if guess:
-            encoding = guess
-            body = _Transcoder(body, guess)  # type: ignore[assignment]
-        else:
-            _refuse_binary(sniff, name)
+        encoding = _utf16_without_bom(sniff) or encoding
+    nul_skipped = 0
+    if encoding == "utf-8":  # UTF-16 text is full of NULs; anything else may start with a block of them
+        sniff, nul_skipped = _skip_leading_nul(stream, sniff)
+    if not sniff:
+        stream.close()
+        if status.truncated:
+            raise InputError(f"{name}: {status.stop_reason}; no text was read before that")
+        if nul_skipped:
+            raise InputError(f"{name}: the file holds only NUL bytes (a zeroed or sparse file), not a log")
+        raise InputError(f"{name}: the log is empty")
+    if nul_skipped:
+        notes.append(f"skipped {nul_skipped} NUL bytes at the start (a log truncated while it was being written?)")
+        if len(sniff) < SNIFF_BYTES // 2:
+            sniff += _read_head(stream, SNIFF_BYTES - len(sniff))
+    body: Any = _Prefixed(sniff, stream, status)
+    if sniff.startswith(codecs.BOM_UTF8):
+        body = _Prefixed(sniff[3:], stream, status)
+        encoding = "utf-8-sig"
+        _refuse_binary(sniff[3:], name)
+    elif encoding == "utf-8":
+        _refuse_binary(sniff, name)
     if encoding.startswith("utf-16"):
-        probe = sniff.decode(encoding if encoding != "utf-16" else "utf-16", errors="replace").encode("utf-8")
+        probe = sniff[: len(sniff) & ~1].decode(encoding, errors="replace").encode("utf-8")
         _refuse_binary(probe, name)
-    limited = _Limited(body, MAX_INPUT_BYTES, "TRT_WHY_MAX_BYTES limit; set it to read more", compressed)
-    return Opened(name=name, stream=limited, encoding=encoding, notes=notes, size_hint=size_hint)  # type: ignore[arg-type]
+        body = _Transcoder(body, status, encoding)
+    return Opened(name=name, stream=_DropNul(body, status), encoding=encoding, notes=notes, size_hint=size_hint)
+
+
+def _guarded_wrap(raw: Any, name: str, size_hint: int | None, own: bool) -> Opened:
+    try:
+        return _wrap(raw, name, size_hint, own)
+    except BaseException:
+        if own:
+            try:
+                raw.close()
+            except OSError:
+                pass
+        raise
 
 
 def open_path(path: str | os.PathLike[str]) -> Opened:
@@ -237,12 +462,12 @@ def open_path(path: str | os.PathLike[str]) -> Opened:
         raise InputError(f"{name}: no such file") from None
     except PermissionError:
         raise InputError(f"{name}: permission denied") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ENAMETOOLONG, ELOOP, an embedded NUL in the path...
+        raise InputError(f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     if stat.S_ISDIR(st.st_mode):
         raise InputError(f"{name}: is a directory; give a log file (or use `trt-why scan DIR`)")
     try:
-        fh = open(p, "rb", buffering=0)  # noqa: SIM115 - closed by the caller via Opened.stream
+        fh = open(p, "rb", buffering=0)  # noqa: SIM115 - closed with Opened.stream
     except PermissionError:
         raise InputError(f"{name}: permission denied") from None
     except OSError as exc:
@@ -251,25 +476,23 @@ def open_path(path: str | os.PathLike[str]) -> Opened:
     if size == 0:
         fh.close()
         raise InputError(f"{name}: the log is empty")
-    try:
-        return _wrap(fh, name, size)
-    except BaseException:
-        fh.close()
-        raise
+    return _guarded_wrap(fh, name, size, True)
 
 
 def open_stream(stream: BinaryIO, name: str = "<stdin>") -> Opened:
-    """Open an already-open binary stream (stdin)."""
-    return _wrap(stream, name, None)
+    """Open an already-open binary stream (stdin). The caller keeps ownership of ``stream``."""
+    return _guarded_wrap(stream, name, None, False)
 
 
 def open_data(data: str | bytes, name: str = "<text>") -> Opened:
     """Open text or bytes given in memory (a paste, an API call)."""
     if isinstance(data, str):
-        raw = data.encode("utf-8", errors="surrogatepass")
         if not data.strip():
             raise InputError(f"{name}: the log is empty")
-        return _wrap(io.BytesIO(raw), name, len(raw))
+        raw = data.encode("utf-8", errors="surrogatepass")
+        return _guarded_wrap(io.BytesIO(raw), name, len(raw), True)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InputError(f"{name}: expected the log as str or bytes, got {type(data).__name__}")
     if not data:
         raise InputError(f"{name}: the log is empty")
-    return _wrap(io.BytesIO(data), name, len(data))
+    return _guarded_wrap(io.BytesIO(bytes(data)), name, len(data), True)

@@ -32,7 +32,8 @@ _LVL = r"(?P<lvl>INTERNAL_ERROR|ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|CRITICAL|F
 # overrides one read before). Applied repeatedly until none matches.
 _RULES: list[tuple[re.Pattern[str], str | None, bool]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
-    (re.compile(r"(?P<svc>[A-Za-z0-9][\w.-]{0,62})\s+\|\s?(?=\S)"), "docker", False),
+    # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
+    (re.compile(r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)"), "docker", False),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
     (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)

@@ -280,9 +280,10 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
             found.append(build_diagnosis(entry, hits, env))
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
 
-    def key(d: Diagnosis) -> tuple[int, int, float, int, str]:
+    def key(d: Diagnosis) -> tuple[int, int, int, int, float, str]:
         # Confidence in steps of 0.05: near-equal errors keep log order (the earlier is the likelier root).
-        return (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence * 20), first_line[d.id], d.id)
+        return (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence * 20), first_line[d.id],
+                -d.confidence, d.id)
 
     found.sort(key=key)
     # Neighbours: entries whose triggers fired on the same lines. The first (best) keeps the lines.
