@@ -1,0 +1,355 @@
+"""The trt-why Textual app: routes the workers' messages to the screens and does little else.
+
+``run(log=..., model=..., trt_version=...)`` is what ``trt-why tui`` calls; ``create_app`` builds the
+app for tests (Pilot, snapshots) and for the start-up benchmark.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.worker import Worker, get_current_worker
+
+from troubleshooter.tui import jobs
+from troubleshooter.tui.commands import KBProvider
+from troubleshooter.tui.jobs import LogRequest, LogText
+from troubleshooter.tui.messages import (
+    DiagnoseRequested,
+    DiagnosisFailed,
+    DiagnosisProgress,
+    DiagnosisReady,
+    LintFailed,
+    LintProgress,
+    LintReady,
+    LintRequested,
+    VersionChosen,
+)
+from troubleshooter.tui.screens.input import InputScreen
+from troubleshooter.tui.widgets.status import RunStatus
+
+DARK, LIGHT = "textual-dark", "textual-light"
+PROGRESS_EVERY = 0.1
+"""Seconds between two progress messages of one run (a 50 MB paste is ~50 chunks)."""
+
+
+class TrtWhyApp(App[int]):
+    """Paste a log, walk through causes, version advice and fixes, lint the model."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "trt-why"
+    SUB_TITLE = "why did my TensorRT build fail?"
+    COMMANDS = App.COMMANDS | {KBProvider}
+    COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "help", "Help"),
+        Binding("ctrl+p", "command_palette", "Search KB", priority=True, show=False),
+        Binding("ctrl+t", "toggle_theme", "Theme", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, log: str | None = None, text: str | None = None, model: str | None = None,
+                 trt_version: str | None = None) -> None:
+        super().__init__()
+        self.theme = DARK
+        self._initial = LogRequest(text=text, path=log, trt_version=trt_version) if (log or text) else None
+        self.model_path = model
+        self.request: LogRequest | None = None
+        """The request whose report is shown."""
+        self.report: Any = None
+        self.log_text: LogText | None = None
+        self.lint_report: Any = None
+        self.lint_model: str | None = None
+        self._run_id = 0
+        self._lint_run_id = 0
+        self._report_screen: Any = None
+        self.lint_pending: str | None = None
+        """The model being linted, while the lint runs."""
+        self.engine: Any = None
+        """The engine to diagnose with; None: the shared one (tests set a pinned KB here)."""
+
+    def kb_engine(self) -> Any:
+        """The engine (KB, matcher, suggester) this app uses. Thread-safe; loads the KB on first use."""
+        if self.engine is None:
+            from troubleshooter.api import get_engine
+
+            self.engine = get_engine()
+        return self.engine
+
+    @property
+    def request_name(self) -> str | None:
+        return self.request.name if self.request else None
+
+    def get_default_screen(self) -> InputScreen:
+        initial = self._initial
+        return InputScreen(text=(initial.text or "") if initial else "", path=(initial.path or "") if initial else "")
+
+    def on_mount(self) -> None:
+        self._warm_engine()
+        if self._initial is not None:
+            self.diagnose(self._initial)
+
+    @work(thread=True, group="engine", exit_on_error=False)
+    def _warm_engine(self) -> None:
+        """Load the KB while the user pastes: the first diagnosis then starts at once."""
+        self.kb_engine()
+
+    # --- diagnosis ----------------------------------------------------------------------------
+    @property
+    def run_id(self) -> int:
+        """The id of the newest diagnosis run; results of other runs are dropped."""
+        return self._run_id
+
+    def diagnose(self, request: LogRequest) -> Worker[None]:
+        """Start a diagnosis run; a running one is cancelled and its result will be dropped."""
+        self._run_id += 1
+        size = len(request.text) if request.text is not None else None
+        for status in self._statuses():
+            status.start(f"Diagnosing {request.name}…", size)
+        return self._diagnose_worker(self._run_id, request)
+
+    @work(thread=True, exclusive=True, group="diagnose", exit_on_error=False)
+    def _diagnose_worker(self, run_id: int, request: LogRequest) -> None:
+        worker = get_current_worker()
+
+        def cancelled() -> bool:
+            return worker.is_cancelled or run_id != self._run_id
+
+        last = [0.0]
+
+        def progress(done: int, total: int | None) -> None:
+            now = time.monotonic()
+            if now - last[0] >= PROGRESS_EVERY or (total is not None and done >= total):
+                last[0] = now
+                self.post_message(DiagnosisProgress(run_id, done, total))
+
+        try:
+            report = jobs.diagnose_request(request, self.kb_engine(), progress, cancelled)
+            log = jobs.read_log_text(request, cancelled)
+        except jobs.Cancelled:
+            return
+        except Exception as exc:  # noqa: BLE001 - shown to the user in one line, never a traceback
+            if not cancelled():
+                self.post_message(DiagnosisFailed(run_id, jobs.one_line(exc)))
+            return
+        if not cancelled():
+            self.post_message(DiagnosisReady(run_id, request, report, log))
+
+    def on_diagnose_requested(self, message: DiagnoseRequested) -> None:
+        self.diagnose(message.request)
+
+    def on_diagnosis_progress(self, message: DiagnosisProgress) -> None:
+        if message.run_id != self._run_id:
+            return
+        total = message.total
+        label = f"Diagnosing… {message.done / 1e6:.1f} MB" + (f" of {total / 1e6:.1f} MB" if total else "")
+        for status in self._statuses():
+            status.progress(message.done, total, label)
+
+    def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
+        if message.run_id != self._run_id:
+            return  # stale: a newer paste replaced this run
+        for status in self._statuses():
+            status.finish()
+        same_log = self.request is not None and self._same_input(self.request, message.request)
+        self.request = message.request
+        report = message.report
+        if same_log and self.lint_report is not None:
+            report = self._join_lint(report, self.lint_report)
+        else:
+            self.lint_report = None
+            self.lint_model = None
+        self.report = report
+        self.log_text = message.log
+        screen = self._report_screen
+        if screen is not None and screen in self.screen_stack:
+            screen.show_report(report, message.log, user_version=message.request.trt_version,
+                               lint_report=self.lint_report, lint_model=self.lint_model)
+        else:
+            self.action_show_report()
+        if self.model_path and self.lint_report is None and not same_log:
+            self.lint(self.model_path)
+
+    def on_diagnosis_failed(self, message: DiagnosisFailed) -> None:
+        if message.run_id != self._run_id:
+            return
+        for status in self._statuses():
+            status.error(message.error)
+        self.notify(message.error, title="Cannot diagnose", severity="error")
+
+    @staticmethod
+    def _same_input(a: LogRequest, b: LogRequest) -> bool:
+        return a.path == b.path and a.text is b.text
+
+    def on_version_chosen(self, message: VersionChosen) -> None:
+        if self.request is not None:
+            self.diagnose(self.request.with_version(message.version))
+
+    # --- lint ---------------------------------------------------------------------------------
+    def lint(self, model: str) -> None:
+        if self.report is None:
+            self.notify("Diagnose a log first.", severity="warning")
+            return
+        self._lint_run_id += 1
+        self.model_path = model
+        for status in self._statuses():
+            status.start(f"Linting {os.path.basename(model)}…")
+        self.lint_pending = model
+        if self._report_screen is not None and self._report_screen.is_mounted:
+            self._report_screen.lint_started(model)
+        self._lint_worker(self._lint_run_id, model, self.report, self.request.trt_version if self.request else None)
+
+    @work(thread=True, exclusive=True, group="lint", exit_on_error=False)
+    def _lint_worker(self, run_id: int, model: str, report: Any, trt_version: str | None) -> None:
+        worker = get_current_worker()
+        self.post_message(LintProgress(run_id, f"Loading and checking {os.path.basename(model)}…"))
+        try:
+            joined, lint_report = jobs.lint_model(model, report, trt_version)
+        except Exception as exc:  # noqa: BLE001 - shown to the user in one line
+            if not worker.is_cancelled:
+                self.post_message(LintFailed(run_id, jobs.one_line(exc)))
+            return
+        if not worker.is_cancelled:
+            self.post_message(LintReady(run_id, model, joined, lint_report))
+
+    def on_lint_requested(self, message: LintRequested) -> None:
+        self.lint(message.model)
+
+    def on_lint_progress(self, message: LintProgress) -> None:
+        if message.run_id == self._lint_run_id:
+            for status in self._statuses():
+                status.progress(0, None, message.stage)
+
+    def on_lint_ready(self, message: LintReady) -> None:
+        if message.run_id != self._lint_run_id:
+            return
+        self.lint_pending = None
+        for status in self._statuses():
+            status.finish()
+        self.lint_report, self.lint_model = message.lint_report, message.model
+        self.report = message.report
+        if self._report_screen is not None:
+            self._report_screen.show_report(self.report, user_version=self.request.trt_version if self.request else None,
+                                            lint_report=self.lint_report, lint_model=self.lint_model)
+
+    def on_lint_failed(self, message: LintFailed) -> None:
+        if message.run_id != self._lint_run_id:
+            return
+        self.lint_pending = None
+        for status in self._statuses():
+            status.error(message.error)
+        if self._report_screen is not None:
+            self._report_screen.lint_failed(message.error)
+        self.notify(message.error, title="Cannot lint the model", severity="error")
+
+    @staticmethod
+    def _join_lint(report: Any, lint_report: Any) -> Any:
+        try:
+            from troubleshooter.lint.join import attach
+        except ImportError:
+            return report
+        return attach(report, lint_report)
+
+    # --- screens ------------------------------------------------------------------------------
+    def _statuses(self) -> list[RunStatus]:
+        return [s for screen in self.screen_stack for s in screen.query(RunStatus)]
+
+    def action_show_report(self) -> None:
+        """Show the report screen for the current report (Ctrl+G on the paste screen)."""
+        from troubleshooter.tui.screens.report import ReportScreen
+
+        if self.report is None or self.log_text is None:
+            return
+        if self._report_screen is not None and self._report_screen in self.screen_stack:
+            return
+        screen = ReportScreen(self.report, self.log_text, self.model_path)
+        screen.user_version = self.request.trt_version if self.request else None
+        screen.lint_report, screen.lint_model = self.lint_report, self.lint_model
+        self._report_screen = screen
+        self.push_screen(screen)
+
+    def action_new_log(self) -> None:
+        """Back to the paste screen (the report stays: Ctrl+G shows it again)."""
+        if self._report_screen is not None and self.screen is self._report_screen:
+            self.pop_screen()
+            self._report_screen = None
+
+    def action_open_file(self) -> None:
+        from troubleshooter.tui.dialogs.open_file import OpenFileDialog
+
+        start = Path(self.request.path).parent if self.request and self.request.path else Path.cwd()
+
+        def opened(path: str | None) -> None:
+            if path:
+                self.diagnose(LogRequest(path=path))
+
+        self.push_screen(OpenFileDialog(start), opened)
+
+    def action_export(self) -> None:
+        from troubleshooter.tui.dialogs.export import ExportDialog
+
+        if self.report is None:
+            self.notify("Nothing to export yet.", severity="warning")
+            return
+        stem = "trt-why-report"
+        if self.request and self.request.path:
+            stem = Path(self.request.name).name.split(".")[0] + "-trt-why"
+        self.push_screen(ExportDialog(stem), self._export_to)
+
+    def _export_to(self, choice: tuple[str, str] | None) -> None:
+        if choice is None or self.report is None:
+            return
+        fmt, path = choice
+        from troubleshooter.render import render
+
+        try:
+            Path(path).write_text(render(self.report, fmt), encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"{path}: {exc.strerror or exc}", title="Cannot export", severity="error")
+            return
+        self.notify(f"Saved the report as {fmt} to {path}", title="Exported")
+
+    def action_help(self) -> None:
+        from troubleshooter.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def show_entry(self, entry_id: str) -> None:
+        """Open a KB entry (from the palette or a suggestion)."""
+        from troubleshooter.tui.screens.entry import EntryScreen
+
+        entry = self.kb_engine().kb.get(entry_id)
+        if entry is None:
+            self.notify(f"No KB entry {entry_id!r}.", severity="error")
+            return
+        self.push_screen(EntryScreen(entry))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT if self.theme == DARK else DARK
+
+
+def create_app(log: str | None = None, text: str | None = None, model: str | None = None,
+               trt_version: str | None = None) -> TrtWhyApp:
+    """The app, not yet running: give a log path or pasted text to start with its diagnosis."""
+    return TrtWhyApp(log=log, text=text, model=model, trt_version=trt_version)
+
+
+def run(log: str | None = None, model: str | None = None, trt_version: str | None = None) -> int:
+    """Run the app in the terminal (``trt-why tui``); returns the exit code."""
+    if trt_version is not None:
+        from troubleshooter.core.versions import normalise
+
+        if normalise(trt_version) is None:
+            import sys
+
+            print(f"trt-why tui: --trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)", file=sys.stderr)
+            return 2
+    app = create_app(log=log, model=model, trt_version=trt_version)
+    result = app.run()
+    return int(result or 0)

@@ -1,0 +1,1 @@
+"""Modal dialogs: open a file, export the report."""

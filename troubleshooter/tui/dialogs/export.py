@@ -1,0 +1,103 @@
+"""Export the report as Markdown or JSON to a file."""
+
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
+
+FORMATS = {"markdown": ".md", "json": ".json"}
+
+
+class ExportDialog(ModalScreen[tuple[str, str] | None]):
+    """Returns (format, path), or None when cancelled. An existing file is replaced only on a second Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+f", "toggle_format", "Markdown/JSON"),
+    ]
+
+    DEFAULT_CSS = """
+    ExportDialog { align: center middle; }
+    ExportDialog > Vertical { width: 80; height: auto; border: thick $primary; background: $surface; padding: 0 1; }
+    ExportDialog RadioSet { width: 1fr; layout: horizontal; }
+    ExportDialog #export-row { height: auto; }
+    ExportDialog #export-path { width: 1fr; }
+    ExportDialog #export-note { height: auto; color: $text-warning; }
+    """
+
+    def __init__(self, stem: str = "trt-why-report", fmt: str = "markdown") -> None:
+        super().__init__()
+        self._stem = stem
+        self._fmt = fmt
+        self._confirm: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Content.styled("Export the report", "bold"))
+            with RadioSet(id="export-format"):
+                yield RadioButton("Markdown", value=self._fmt == "markdown", id="fmt-markdown")
+                yield RadioButton("JSON", value=self._fmt == "json", id="fmt-json")
+            with Horizontal(id="export-row"):
+                yield Input(self._stem + FORMATS[self._fmt], id="export-path")
+                yield Button("Save", variant="primary", id="export-ok")
+                yield Button("Cancel", id="export-cancel")
+            yield Static("", id="export-note")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#export-path", Input).focus()
+
+    @property
+    def fmt(self) -> str:
+        return "json" if self.query_one("#fmt-json", RadioButton).value else "markdown"
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        event.stop()
+        self._set_suffix()
+
+    def action_toggle_format(self) -> None:
+        self.query_one("#fmt-json" if self.fmt == "markdown" else "#fmt-markdown", RadioButton).value = True
+        self._set_suffix()
+
+    def _set_suffix(self) -> None:
+        box = self.query_one("#export-path", Input)
+        root, ext = os.path.splitext(box.value)
+        if ext in FORMATS.values():
+            box.value = root + FORMATS[self.fmt]
+        self._confirm = None
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "export-ok":
+            self._save()
+        else:
+            self.dismiss(None)
+
+    def _save(self) -> None:
+        path = os.path.expanduser(self.query_one("#export-path", Input).value.strip())
+        note = self.query_one("#export-note", Static)
+        if not path:
+            note.update("Type a file name.")
+            return
+        if os.path.isdir(path):
+            note.update(Content(f"{path} is a folder; add a file name."))
+            return
+        if os.path.exists(path) and self._confirm != path:
+            self._confirm = path
+            note.update(Content(f"{path} exists: press Enter again to replace it."))
+            return
+        self.dismiss((self.fmt, path))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,203 @@
+"""Steps 2 to 6: what we found, why, your version, fix it, check the model."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+
+from troubleshooter.models import Diagnosis, Report
+from troubleshooter.tui.jobs import LogText
+from troubleshooter.tui.widgets.environment import EnvironmentPanel
+from troubleshooter.tui.widgets.findings import FindingsTree
+from troubleshooter.tui.widgets.fixes import FixChecklist
+from troubleshooter.tui.widgets.log_view import LogView
+from troubleshooter.tui.widgets.model import ModelPanel
+from troubleshooter.tui.widgets.status import RunStatus
+from troubleshooter.tui.widgets.version import VersionPanel
+from troubleshooter.tui.widgets.why import EvidenceList, WhyText
+
+_STEPS = Binding.Group("Steps", compact=True)
+_EVIDENCE = Binding.Group("Evidence", compact=True)
+TABS = {"why": "tab-why", "version": "tab-version", "fix": "tab-fix", "model": "tab-model"}
+
+
+class ReportScreen(Screen[None]):
+    """The walk-through of one report. The app calls ``show_report`` again when the report changes
+    (a version answered, a model linted); the selected diagnosis is kept."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "tab('why')", "Why", group=_STEPS),
+        Binding("2", "tab('version')", "Your version", group=_STEPS),
+        Binding("3", "tab('fix')", "Fix it", group=_STEPS),
+        Binding("4", "tab('model')", "Check the model", group=_STEPS),
+        Binding("n", "evidence(1)", "Next evidence", group=_EVIDENCE),
+        Binding("p", "evidence(-1)", "Previous evidence", group=_EVIDENCE),
+        Binding("b", "back", "Back"),
+        Binding("c", "copy_command", "Copy command"),
+        Binding("r", "copy_reduce", "Copy reduce"),
+        Binding("space", "toggle_step", "Step done", show=False),
+        Binding("l", "lint", "Lint model", show=False),
+        Binding("ctrl+e", "app.export", "Export", priority=True),
+        Binding("ctrl+n", "app.new_log", "New log", priority=True),
+        Binding("ctrl+o", "app.open_file", "Open", show=False, priority=True),
+    ]
+
+    def __init__(self, report: Report, log: LogText, model: str | None = None) -> None:
+        super().__init__()
+        self.report = report
+        self.log_text = log
+        self._model = model
+        self.selected: Diagnosis | None = report.top
+        self.user_version: str | None = None
+        self.lint_report: Any = None
+        self.lint_model: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="report-body"):
+            with Vertical(id="side"):
+                yield EnvironmentPanel(id="environment")
+                yield FindingsTree(id="findings")
+            with TabbedContent(id="tabs"):
+                with TabPane("1 Why", id=TABS["why"]):
+                    with VerticalScroll(id="why-scroll"):
+                        yield WhyText(id="why-text")
+                    yield EvidenceList(id="evidence")
+                    yield LogView(id="log")
+                with TabPane("2 Your version", id=TABS["version"]):
+                    yield VersionPanel(id="version")
+                with TabPane("3 Fix it", id=TABS["fix"]):
+                    yield FixChecklist(id="fixes")
+                with TabPane("4 Check the model", id=TABS["model"]):
+                    yield ModelPanel(self._model, id="model")
+        yield RunStatus()
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(LogView).set_log(self.log_text)
+        self._fill()
+        self.query_one(FindingsTree).focus()
+        pending = getattr(self.app, "lint_pending", None)
+        if pending:
+            self.lint_started(pending)
+
+    # --- the report ---------------------------------------------------------------------------
+    def show_report(self, report: Report, log: LogText | None = None, *, user_version: str | None = None,
+                    lint_report: Any = None, lint_model: str | None = None) -> None:
+        """Show a new version of the report (same log unless ``log`` is given); keep the selection."""
+        keep = self.selected.id if self.selected else None
+        self.report = report
+        self.user_version = user_version
+        if lint_report is not None:
+            self.lint_report, self.lint_model = lint_report, lint_model
+        if log is not None and log is not self.log_text:
+            self.log_text = log
+            self.query_one(LogView).set_log(log)
+        self.selected = next((d for d in report.diagnoses if d.id == keep), report.top)
+        self._fill()
+
+    def _fill(self) -> None:
+        report = self.report
+        self.sub_title = self._subtitle()
+        self.query_one(EnvironmentPanel).show_report(report, self.user_version)
+        tree = self.query_one(FindingsTree)
+        tree.show_report(report, self.log_text)
+        if self.selected is not None:
+            tree.select_diagnosis(self.selected.id)
+        self._show_selected(jump=True)
+
+    def _subtitle(self) -> str:
+        src = self.report.source
+        name = getattr(self.app, "request_name", None) or src.name
+        found = len(self.report.diagnoses)
+        return f"{name} · {src.lines:,} lines · {found} diagnos{'is' if found == 1 else 'es'}"
+
+    def _show_selected(self, *, jump: bool) -> None:
+        diag = self.selected
+        self.query_one(WhyText).show(diag, self.report)
+        self.query_one(EvidenceList).show(diag)
+        self.query_one(VersionPanel).show(diag, self.report, self.user_version)
+        self.query_one(FixChecklist).show(diag)
+        self.query_one(ModelPanel).show(diag, self.lint_report, self.lint_model)
+        log = self.query_one(LogView)
+        marks: dict[int, str] = {u.line: "unexplained" for u in self.report.unexplained}
+        if diag is not None:
+            marks.update({no: "consequence" for no in diag.consequences})
+            for ev in diag.evidence:
+                if marks.get(ev.line) != "trigger":
+                    marks[ev.line] = "trigger" if ev.role == "trigger" else "support"
+        log.set_marks(marks)
+        if jump and diag is not None and diag.evidence:
+            first = next((e.line for e in diag.evidence if e.role == "trigger"), diag.evidence[0].line)
+            self.call_after_refresh(log.jump_to, first, remember=False)
+
+    # --- events from the widgets --------------------------------------------------------------
+    def on_findings_tree_diagnosis_selected(self, event: FindingsTree.DiagnosisSelected) -> None:
+        if self.selected is not None and self.selected.id == event.diagnosis_id:
+            return
+        self.selected = next((d for d in self.report.diagnoses if d.id == event.diagnosis_id), None)
+        self._show_selected(jump=True)
+
+    def on_findings_tree_line_chosen(self, event: FindingsTree.LineChosen) -> None:
+        self.query_one(TabbedContent).active = TABS["why"]
+        self.query_one(LogView).jump_to(event.line)
+
+    def on_findings_tree_suggestion_chosen(self, event: FindingsTree.SuggestionChosen) -> None:
+        self.app.call_later(self.app.show_entry, event.entry_id)  # type: ignore[attr-defined]
+
+    def on_evidence_list_chosen(self, event: EvidenceList.Chosen) -> None:
+        self.query_one(LogView).jump_to(event.line)
+
+    # --- actions ------------------------------------------------------------------------------
+    def action_tab(self, name: str) -> None:
+        self.query_one(TabbedContent).active = TABS[name]
+        focus = {"why": "#evidence", "version": "#version-select", "fix": "#fixes", "model": "#model-path"}[name]
+        self.query_one(focus).focus()
+
+    def action_evidence(self, direction: int) -> None:
+        self.query_one(TabbedContent).active = TABS["why"]
+        if self.query_one(LogView).next_mark(direction) is None:
+            self.notify("No evidence lines to jump to.", severity="warning")
+
+    def action_back(self) -> None:
+        if not self.query_one(LogView).back():
+            self.notify("Nowhere to jump back to.", severity="information")
+
+    def action_copy_command(self) -> None:
+        checklist = self.query_one(FixChecklist)
+        step = checklist.current_step
+        if step is None or not step.code:
+            step = next((s.step for s in checklist.steps() if s.step.code), None)
+        if step is None or not step.code:
+            self.notify("This diagnosis has no command to copy.", severity="warning")
+            return
+        self.app.copy_to_clipboard(step.code)
+        self.notify(f"Copied step {step.key} ({step.lang}) to the clipboard.", title="Copied")
+
+    def action_copy_reduce(self) -> None:
+        cmd = self.selected.reduce_command if self.selected else None
+        if not cmd:
+            self.notify("No polygraphy reduce command for this diagnosis.", severity="warning")
+            return
+        self.app.copy_to_clipboard(cmd)
+        self.notify("Copied the polygraphy debug reduce command.", title="Copied")
+
+    def action_toggle_step(self) -> None:
+        self.query_one(TabbedContent).active = TABS["fix"]
+        self.query_one(FixChecklist).toggle_current()
+
+    def action_lint(self) -> None:
+        self.action_tab("model")
+        self.query_one(ModelPanel).request_lint()
+
+    # --- the app tells us what runs -----------------------------------------------------------
+    def lint_started(self, model: str) -> None:
+        self.query_one(ModelPanel).show_pending(model)
+
+    def lint_failed(self, message: str) -> None:
+        self.query_one(ModelPanel).show_error(message)

@@ -1,0 +1,153 @@
+"""Fix it: the fix steps of the selected diagnosis as a checklist; each command copies with one key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Label, ListItem, ListView, Static
+
+from troubleshooter.models import Diagnosis
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the checklist."""
+
+    key: str
+    """Stable id: '<fix>.<step>' or 'reduce'."""
+    text: str
+    code: str | None = None
+    lang: str = "text"
+
+
+def steps_of(diag: Diagnosis) -> list[tuple[str, list[Step]]]:
+    """The checklist: (fix title, steps), the reduce command last."""
+    out: list[tuple[str, list[Step]]] = []
+    for i, fix in enumerate(diag.fixes, 1):
+        steps: list[Step] = []
+        if fix.detail:
+            for j, st in enumerate(fix.detail, 1):
+                cmd = st.command
+                steps.append(Step(f"{i}.{j}", st.text, cmd.code if cmd else None, cmd.lang if cmd else "text"))
+        else:
+            steps = [Step(f"{i}.{j}", s) for j, s in enumerate(fix.steps, 1)]
+        out.append((f"{i}. {fix.title}", steps))
+    if diag.reduce_command:
+        out.append(("Make a minimal repro", [Step(
+            "reduce", "Bisect the model down to the smallest graph that still fails, to attach to a bug report.",
+            diag.reduce_command, "bash")]))
+    return out
+
+
+class StepItem(ListItem):
+    """A step: a checkbox, the instruction, and its command (if any)."""
+
+    DEFAULT_CSS = """
+    StepItem { height: auto; padding: 0 1 1 1; }
+    StepItem .step-text { width: 1fr; }
+    StepItem .step-code { background: $boost; color: $text; padding: 0 1; margin: 0 0 0 4; }
+    StepItem.-done .step-text { color: $text-muted; text-style: strike; }
+    """
+
+    def __init__(self, step: Step, done: bool) -> None:
+        super().__init__(classes="-done" if done else "")
+        self.step = step
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text_content(), classes="step-text")
+        if self.step.code:
+            yield Static(Content(self.step.code), classes="step-code")
+
+    def _text_content(self) -> Content:
+        box = "[x]" if self.has_class("-done") else "[ ]"
+        key = "" if self.step.key == "reduce" else f"{self.step.key} "
+        hint = "  (c copies)" if self.step.code else ""
+        return Content.assemble((f"{box} ", "bold $text-accent"), (key, "$text-muted"), self.step.text,
+                                (hint, "$text-muted"))
+
+    @property
+    def done(self) -> bool:
+        return self.has_class("-done")
+
+    def toggle(self) -> None:
+        self.toggle_class("-done")
+        self.query_one(".step-text", Static).update(self._text_content())
+
+
+class FixTitle(ListItem):
+    """The title of one fix (not selectable)."""
+
+    DEFAULT_CSS = """
+    FixTitle { height: auto; padding: 0 1; }
+    FixTitle Label { text-style: bold; color: $text-accent; }
+    FixTitle:disabled { opacity: 1; }
+    """
+
+    def __init__(self, title: str) -> None:
+        super().__init__(disabled=True)
+        self.title = title
+
+    def compose(self) -> ComposeResult:
+        yield Label(Content(self.title))
+
+
+class FixChecklist(ListView):
+    """Space or Enter ticks a step; ``c`` copies the highlighted step's command (see the report screen)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_step", "Done", show=False)]
+
+    class StepToggled(Message):
+        def __init__(self, key: str, done: bool) -> None:
+            super().__init__()
+            self.key = key
+            self.done = done
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._done: dict[str, set[str]] = {}
+        self._diag_id: str | None = None
+
+    def show(self, diag: Diagnosis | None) -> None:
+        self.clear()
+        self._diag_id = diag.id if diag else None
+        if diag is None:
+            return
+        done = self._done.setdefault(diag.id, set())
+        items: list[ListItem] = []
+        for title, steps in steps_of(diag):
+            items.append(FixTitle(title))
+            items += [StepItem(step, step.key in done) for step in steps]
+        if not diag.fixes and not diag.reduce_command:
+            items.append(FixTitle("No fix recorded for this entry."))
+        self.extend(items)
+        first = next((i for i, item in enumerate(items) if isinstance(item, StepItem)), None)
+        if first is not None:
+            self.call_after_refresh(setattr, self, "index", first)
+
+    @property
+    def current_step(self) -> Step | None:
+        item = self.highlighted_child
+        return item.step if isinstance(item, StepItem) else None
+
+    def steps(self) -> list[StepItem]:
+        return list(self.query(StepItem))
+
+    def toggle_current(self) -> None:
+        item = self.highlighted_child
+        if isinstance(item, StepItem) and self._diag_id is not None:
+            item.toggle()
+            done = self._done.setdefault(self._diag_id, set())
+            (done.add if item.done else done.discard)(item.step.key)
+            self.post_message(self.StepToggled(item.step.key, item.done))
+
+    def action_toggle_step(self) -> None:
+        self.toggle_current()
+
+    def on_list_view_selected(self, event: ListView.Selected) -> None:
+        event.stop()
+        self.toggle_current()

@@ -1,0 +1,150 @@
+"""Check the model: the ONNX path, the lint run, and what the findings say about the diagnosis."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Input, Static
+
+from troubleshooter.models import Diagnosis
+from troubleshooter.tui.messages import LintRequested
+
+LEVEL_STYLE = {"error": "bold $text-error", "warning": "bold $text-warning", "info": "$text-primary"}
+
+
+def _get(finding: Any, key: str, default: Any = None) -> Any:
+    if isinstance(finding, Mapping):
+        return finding.get(key, default)
+    return getattr(finding, key, default)
+
+
+def finding_content(finding: Any) -> Content:
+    level = str(_get(finding, "level", "info"))
+    nodes = list(_get(finding, "nodes", []) or [])
+    shown = ", ".join(nodes[:3]) + (f" (+{len(nodes) - 3})" if len(nodes) > 3 else "")
+    return Content.assemble((f"{level:<8}", LEVEL_STYLE.get(level, "")), (f"{_get(finding, 'rule', '?')}  ", "bold"),
+                            (f"{shown}\n", "$text-muted") if shown else "",
+                            ("        " + str(_get(finding, "message", ""))))
+
+
+def log_names(diag: Diagnosis) -> list[str]:
+    """Node and tensor names the log gave for this diagnosis, fused layer names split into their parts."""
+    from troubleshooter.lint.join import candidate_names
+
+    values: list[str] = list(diag.captures.values())
+    for more in diag.capture_values.values():
+        values += more
+    names: list[str] = []
+    for value in values:
+        for name in candidate_names(value):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def on_log_nodes(diag: Diagnosis, lint_report: Any) -> list[Any]:
+    """The lint findings on the nodes the log names for this diagnosis."""
+    return list(lint_report.findings_for_nodes(log_names(diag)))
+
+
+def verdict(diag: Diagnosis, lint_report: Any) -> tuple[str, str]:
+    """(confirms | refutes | cannot-tell, why) for a diagnosis once its model was linted."""
+    rules = set(diag.lint)
+    if not rules:
+        return "cannot-tell", "no lint rule can check this diagnosis on the model."
+    names = log_names(diag)
+    index = getattr(lint_report, "index", None)
+    in_model = sorted({n for name in names for n in (index.resolve(name) if index is not None else ())})
+    of_rules = [f for f in lint_report.findings if f.rule in rules or f.kb == diag.id]
+    confirming = [f for f in on_log_nodes(diag, lint_report) if f in of_rules]
+    if confirming:
+        f = confirming[0]
+        return "confirms", f"{f.rule} fires on {', '.join(f.nodes[:2])}, the node the log names."
+    if not names and of_rules:
+        return "confirms", f"{of_rules[0].rule} fires on {', '.join(of_rules[0].nodes[:2]) or 'the model'}."
+    if names and index is not None and not in_model:
+        return "cannot-tell", (f"{names[0]!r} is not in this model: is it the model that was built, "
+                               "or was it re-exported since?")
+    if of_rules:
+        return "cannot-tell", f"{of_rules[0].rule} fires elsewhere in the model, not on the node the log names."
+    if in_model:
+        return "refutes", (f"{', '.join(in_model[:2])} is in the model, but none of {', '.join(sorted(rules))} "
+                           "fires anywhere: look at the other causes.")
+    return "cannot-tell", f"none of {', '.join(sorted(rules))} fires, and the log names no node to check."
+
+
+VERDICT_STYLE = {"confirms": "bold $text-success", "refutes": "bold $text-error", "cannot-tell": "bold $text-warning"}
+
+
+def lint_content(diag: Diagnosis | None, lint_report: Any, model: str) -> Content:
+    findings = list(getattr(lint_report, "findings", []) or [])
+    parts: list[Content] = [Content.assemble(("model ", "$text-muted"), (model, "bold"),
+                                             (f" · {len(findings)} finding(s)", "$text-muted"))]
+    first: list[Any] = []
+    if diag is not None:
+        word, why = verdict(diag, lint_report)
+        parts += [Content(""), Content.assemble(("The model ", ""), (word.replace("-", " "), VERDICT_STYLE[word]),
+                                                (f" {diag.id}", "bold"), f": {why}")]
+        first = on_log_nodes(diag, lint_report)
+        parts += [Content(""), Content.styled("On the nodes named in the log", "bold $text-accent")]
+        parts += [finding_content(f) for f in first] or [Content.styled("none", "$text-muted")]
+    keys = {(str(_get(f, "rule")), tuple(_get(f, "nodes") or [])) for f in first}
+    rest = [f for f in findings if (str(_get(f, "rule")), tuple(_get(f, "nodes") or [])) not in keys]
+    parts += [Content(""), Content.styled("Other findings", "bold $text-accent")]
+    parts += [finding_content(f) for f in rest] or [Content.styled("none", "$text-muted")]
+    notes = list(getattr(lint_report, "notes", []) or [])
+    parts += [Content.styled(f"note: {n}", "$text-muted") for n in notes]
+    return Content("\n").join(parts)
+
+
+class ModelPanel(VerticalScroll):
+    """An input for the ONNX path (Enter lints), then the verdict and findings, log nodes first."""
+
+    DEFAULT_CSS = """
+    ModelPanel #model-row { height: auto; }
+    ModelPanel #model-path { width: 1fr; }
+    ModelPanel #model-result { padding: 1 1; }
+    """
+
+    def __init__(self, model: str | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._initial = model or ""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="model-row"):
+            yield Input(self._initial, placeholder="path/to/model.onnx (Enter lints it)", id="model-path")
+            yield Button("Lint", id="model-lint", variant="primary")
+        yield Static(Content.styled(
+            "Give the ONNX model that was built: the linter checks it for what TensorRT refuses, and ties its "
+            "findings to the nodes named in the log.", "$text-muted"), id="model-result")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.request_lint()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.request_lint()
+
+    def request_lint(self) -> None:
+        path = self.query_one("#model-path", Input).value.strip()
+        if path:
+            self.post_message(LintRequested(path))
+        else:
+            self.query_one("#model-result", Static).update(Content.styled("Type the model's path first.", "$text-warning"))
+            self.query_one("#model-path", Input).focus()
+
+    def show_pending(self, model: str) -> None:
+        self.query_one("#model-result", Static).update(Content.styled(f"Linting {model}…", "$text-muted"))
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#model-result", Static).update(Content.styled(message, "$text-error"))
+
+    def show(self, diag: Diagnosis | None, lint_report: Any, model: str | None) -> None:
+        if lint_report is None or model is None:
+            return
+        self.query_one("#model-result", Static).update(lint_content(diag, lint_report, model))

@@ -1,0 +1,80 @@
+"""The paste area: a text area that keeps a huge paste out of the editor and sees dropped files."""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+from textual import events
+from textual.message import Message
+from textual.widgets import TextArea
+
+LARGE_PASTE_CHARS = 512 * 1024
+"""A paste longer than this is held as data and not inserted into the editor (which would crawl)."""
+
+
+def dropped_path(text: str) -> str | None:
+    """A terminal turns a dragged-in file into its quoted path: recognise one existing file."""
+    text = text.strip()
+    if not text or "\n" in text or len(text) > 4096:
+        return None
+    try:
+        parts = shlex.split(text)
+    except ValueError:
+        parts = [text]
+    if len(parts) != 1:
+        return None
+    path = os.path.expanduser(parts[0].removeprefix("file://"))
+    return path if os.path.isfile(path) else None
+
+
+class PasteArea(TextArea):
+    """Where the log goes. A paste posts ``Pasted``; a dropped file posts ``FileDropped``."""
+
+    class Pasted(Message):
+        """Text was pasted; ``text`` is the whole log to diagnose (the area's text or a large paste)."""
+
+        def __init__(self, text: str, large: bool) -> None:
+            super().__init__()
+            self.text = text
+            self.large = large
+
+    class FileDropped(Message):
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
+
+    def __init__(self, text: str = "", *, id: str | None = None) -> None:
+        super().__init__(text, id=id, soft_wrap=False, show_line_numbers=True, tab_behavior="focus",
+                         placeholder="Paste a TensorRT build log here (or drop a file).")
+        self.large_text: str | None = None
+        """A paste too large for the editor, held as data until the next edit."""
+
+    @property
+    def log_text(self) -> str:
+        """The text to diagnose."""
+        return self.large_text if self.large_text is not None else self.text
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        event.prevent_default()
+        event.stop()
+        path = dropped_path(event.text)
+        if path is not None:
+            self.post_message(self.FileDropped(path))
+            return
+        if len(event.text) > LARGE_PASTE_CHARS:
+            self.large_text = event.text
+            self.load_text("")
+            self.post_message(self.Pasted(event.text, large=True))
+            return
+        self.large_text = None
+        await super()._on_paste(event)
+        self.post_message(self.Pasted(self.text, large=False))
+
+    def clear_all(self) -> None:
+        self.large_text = None
+        self.load_text("")
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self.text:
+            self.large_text = None
