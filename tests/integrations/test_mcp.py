@@ -17,15 +17,15 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
-from mcp.types import CallToolResult  # noqa: E402
+from mcp import Client, StdioServerParameters
+from mcp.types import CallToolResult
 
-from troubleshooter import api  # noqa: E402
-from troubleshooter.errors import InputError  # noqa: E402
-from troubleshooter.integrations.mcp import MAX_LOG_BYTES, build_server, parse_http  # noqa: E402
-from troubleshooter.kb.schema import Entry  # noqa: E402
-from troubleshooter.lint.report import LintReport  # noqa: E402
-from troubleshooter.models import Report  # noqa: E402
+from troubleshooter import api
+from troubleshooter.errors import InputError
+from troubleshooter.integrations.mcp import MAX_LOG_BYTES, build_server, parse_http
+from troubleshooter.kb.schema import Entry
+from troubleshooter.lint.report import LintReport
+from troubleshooter.models import Report
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = {"diagnose_log", "explain_issue", "search_known_issues", "lint_onnx_model"}
