@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from troubleshooter.errors import InputError
-from troubleshooter.models import Report
+from troubleshooter.models import Diagnosis, Report
 from troubleshooter.render.markdown import diagnosis_md, render_markdown
 from troubleshooter.render.text import headline
 
@@ -43,12 +43,12 @@ def render_chat(report: Report, flavour: str = "github") -> list[str]:
 
 
 def _chat_markdown(report: Report) -> str:
-    """A shorter layout for chat: the root cause in full, the rest in brief."""
+    """A shorter layout for chat: the root cause in full, the rest in brief (no fixes or version advice)."""
     parts = [f"## trt-why: {headline(report)}"]
     if not report.diagnoses:
         parts.append("No known failure matched." if report.unexplained else "No known failure and no error line found.")
     for i, d in enumerate(report.diagnoses):
-        parts.append(diagnosis_md(d, full=i == 0))
+        parts.append(diagnosis_md(d) if i == 0 else diagnosis_md(_brief(d), full=False))
     if report.unexplained:
         rows = ["**Unexplained error lines** _(closest known issues are suggestions, not diagnoses)_"]
         for u in report.unexplained[:CHAT_UNEXPLAINED]:
@@ -63,6 +63,11 @@ def _chat_markdown(report: Report) -> str:
     if report.notes:
         parts.append("\n".join(f"> note: {n}" for n in report.notes))
     return "\n\n".join(parts).rstrip() + "\n"
+
+
+def _brief(d: Diagnosis) -> Diagnosis:
+    """A secondary finding for chat: what it is, its proof and its likeliest cause; the rest is one query away."""
+    return d.model_copy(update={"fixes": [], "version_advice": None, "capture_values": {}})
 
 
 def _indented_fence(code: str) -> str:
