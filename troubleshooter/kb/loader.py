@@ -24,6 +24,8 @@ MAX_ENTRY_BYTES = 256 * 1024
 """A KB file larger than this is refused (a real entry is a few KiB)."""
 MAX_YAML_NODES = 20_000
 """Anchors/aliases expanding past this many nodes are refused ("billion laughs")."""
+MAX_YAML_DEPTH = 64
+"""Collections nested deeper than this are refused (a real entry nests about 6 levels)."""
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -81,32 +83,69 @@ class KnowledgeBase:
         return [e.id for e in self.entries]
 
 
-def _count_nodes(node: yaml.Node, budget: list[int], seen: set[int]) -> None:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise KBError(f"the YAML expands to more than {MAX_YAML_NODES} nodes (aliases?); refusing it")
-    if isinstance(node, yaml.SequenceNode):
-        for child in node.value:
-            _count_nodes(child, budget, seen)
-    elif isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            _count_nodes(key, budget, seen)
-            _count_nodes(value, budget, seen)
+def _count_nodes(root: yaml.Node, path: str) -> None:
+    """Walk the composed YAML graph as the constructor would expand it; refuse it past MAX_YAML_NODES.
+
+    Iterative (no recursion limit to hit); an alias is a second visit of the same node, so "billion
+    laughs" documents and self-referencing anchors run out of budget instead of memory or stack.
+    """
+    budget = MAX_YAML_NODES
+    stack: list[tuple[yaml.Node, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise KBError(
+                f"the YAML expands to more than {MAX_YAML_NODES} nodes (anchors and aliases?); refusing it", path=path
+            )
+        if depth > MAX_YAML_DEPTH:
+            raise KBError(f"the YAML nests deeper than {MAX_YAML_DEPTH} levels; refusing it", path=path)
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+
+
+def _check_depth(text: str, path: str) -> None:
+    """Refuse deep nesting from the parser's event stream, before the (recursive) composer sees it:
+    libyaml's composer overflows the C stack on a hundred thousand nested brackets."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    raise KBError(f"the YAML nests deeper than {MAX_YAML_DEPTH} levels; refusing it", path=path)
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
 
 
 def safe_load_yaml(text: str, path: str = "<yaml>") -> Any:
-    """yaml.safe_load with a guard against alias bombs."""
+    """Safe YAML (no tags that build Python objects) with guards against alias bombs and deep nesting."""
+    _check_depth(text, path)
+    loader = _Loader(text)
     try:
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError as exc:
-        raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
-    if node is None:
-        raise KBError("the file is empty", path=path)
-    _count_nodes(node, [MAX_YAML_NODES], set())
-    try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
-    except yaml.YAMLError as exc:
-        raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
+        try:
+            node = loader.get_single_node()
+        except yaml.YAMLError as exc:
+            raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
+        except RecursionError:
+            raise KBError("the YAML nests too deeply; refusing it", path=path) from None
+        if node is None:
+            raise KBError("the file is empty", path=path)
+        _count_nodes(node, path)
+        try:
+            return loader.construct_document(node)
+        except yaml.YAMLError as exc:
+            raise KBError(f"not valid YAML: {_one_line(str(exc))}", path=path) from None
+        except RecursionError:
+            raise KBError("the YAML nests too deeply; refusing it", path=path) from None
+    finally:
+        loader.dispose()
 
 
 def _one_line(text: str) -> str:
@@ -153,18 +192,48 @@ def _yaml_files(folder: Path) -> list[Path]:
 
 
 def _read_limited(path: Path) -> str:
-    if path.stat().st_size > MAX_ENTRY_BYTES:
+    with open(path, "rb") as handle:  # read at most the limit, whatever stat said a moment ago
+        data = handle.read(MAX_ENTRY_BYTES + 1)
+    if len(data) > MAX_ENTRY_BYTES:
         raise KBError(f"file larger than {MAX_ENTRY_BYTES // 1024} KiB; a KB entry is a few KiB", path=str(path))
-    return path.read_text(encoding="utf-8")
+    return data.decode("utf-8")
+
+
+def check_regex_safety(entry: Entry, path: str) -> None:
+    """Raise KBError when a signature could backtrack catastrophically (what `kb validate` checks).
+
+    Run when a user-supplied folder loads: its entries never went through this project's CI.
+    """
+    from troubleshooter.core.regexes import check_backtracking
+
+    for sig in entry.match.signatures:
+        problem = check_backtracking(sig)
+        if problem:
+            raise KBError(problem, path=path, field=f"match.signatures.{sig.id}.regex")
+
+
+def _same_folder(a: Path, b: Path | None) -> bool:
+    if b is None:
+        return False
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
 
 
 def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path | None = None) -> KnowledgeBase:
-    """Load every entry of every folder, in order. Later folders may not override earlier ids."""
+    """Load every entry of every folder, in order. Later folders may not override earlier ids.
+
+    Entries outside ``builtin`` (default: the packaged KB) also have their regexes checked for
+    catastrophic backtracking, as `kb validate` does for the built-in KB in CI.
+    """
+    trusted = builtin if builtin is not None else builtin_kb_dir()
     entries: dict[str, Entry] = {}
     origins: dict[str, str] = {}
     problems: list[KBProblem] = []
     digest = hashlib.sha256()
     for folder in folders:
+        user_supplied = not _same_folder(folder, trusted)
         try:
             files = _yaml_files(folder)
         except KBError as exc:
@@ -183,6 +252,8 @@ def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path
                         "(built-in ids are never overridden)",
                         path=str(path),
                     )
+                if user_supplied:
+                    check_regex_safety(entry, str(path))
             except (KBError, OSError, UnicodeDecodeError) as exc:
                 if strict:
                     raise exc if isinstance(exc, KBError) else KBError(str(exc), path=str(path)) from None
