@@ -89,39 +89,46 @@ class Command(_Frozen):
     """A command or code snippet inside a fix step."""
 
     lang: str = Field(description="bash, python, cpp, text...")
-    code: str
+    code: str = Field(description="The command or snippet, with the log's values filled in.")
 
 
 class FixStep(_Frozen):
+    """One step of a fix."""
+
     text: str = Field(description="What to do, for an engineer in the middle of a failed build.")
     command: Command | None = Field(default=None, description="The command or code to run, if any.")
 
 
 class Fix(_Frozen):
-    title: str
+    """A way out, as ordered steps; only the steps for the user's TensorRT version."""
+
+    title: str = Field(description="What the fix does, in a few words.")
     steps: list[str] = Field(description="Steps as plain text (code included, fenced in Markdown output).")
     detail: list[FixStep] = Field(default_factory=list, description="The same steps with their commands kept apart.")
 
 
 class CauseOut(_Frozen):
-    text: str
+    """One possible cause, with how sure the KB is of it."""
+
+    text: str = Field(description="What actually goes wrong, with the log's values filled in.")
     certainty: str = Field(description="confirmed, documented, reported or suggestion.")
 
 
 class Alternative(_Frozen):
     """Another KB entry the same lines point to, ranked lower."""
 
-    id: str
-    title: str
-    confidence: float
+    id: str = Field(description="KB entry id.")
+    title: str = Field(description="The entry's title.")
+    confidence: float = Field(description="Its confidence on the same lines, 0..1.")
 
 
 class Diagnosis(_Frozen):
     """A KB entry whose signatures matched the log."""
 
     id: str = Field(description="KB entry id (stable; see kb-families.md).")
-    title: str
-    severity: Severity
+    title: str = Field(description="What went wrong, in one line.")
+    severity: Severity = Field(description="error: the build or run fails; warning: it builds but loses "
+                               "precision or speed; info: a harmless notice worth explaining.")
     confidence: float = Field(ge=0.0, le=1.0, description="How sure the match is, 0..1.")
     occurrences: int = Field(description="How many lines triggered the entry.")
     evidence: list[Evidence] = Field(description="The lines that prove it (first ones, capped).")
@@ -130,11 +137,11 @@ class Diagnosis(_Frozen):
         default_factory=dict, description="Every distinct captured value per name (capped), for floods."
     )
     causes: list[str] = Field(description="Why it happens, most likely first, with certainty in brackets.")
-    cause_details: list[CauseOut] = Field(default_factory=list)
+    cause_details: list[CauseOut] = Field(default_factory=list, description="The causes with their certainty apart.")
     version_advice: str | None = Field(description="Advice for the detected TensorRT version, or for all versions.")
     version_status: str | None = Field(default=None, description="affected, fixed, changed, not-applicable or unknown.")
-    fixes: list[Fix]
-    references: list[str]
+    fixes: list[Fix] = Field(description="Ordered fixes for the detected TensorRT version (all when unknown).")
+    references: list[str] = Field(description="Primary sources: NVIDIA docs, release notes, maintainers' answers.")
     clues: list[str] = Field(default_factory=list, description="What decided the ranking (supporting lines, version...).")
     asks: list[str] = Field(default_factory=list, description="Facts that would decide between causes, when missing.")
     alternatives: list[Alternative] = Field(default_factory=list, description="Other entries the same lines match.")
@@ -150,21 +157,23 @@ class Diagnosis(_Frozen):
 class Suggestion(_Frozen):
     """A KB entry similar to an unexplained line. A suggestion, never a verdict."""
 
-    id: str
-    title: str = ""
+    id: str = Field(description="KB entry id.")
+    title: str = Field(default="", description="The entry's title.")
     score: float = Field(description="Similarity 0..100 on masked text.")
 
 
 class Unexplained(_Frozen):
     """An error line that no diagnosis accounts for."""
 
-    line: int
-    text: str
+    line: int = Field(description="1-based line number of the first such line.")
+    text: str = Field(description="The line as given.")
     count: int = Field(default=1, description="How many lines had the same masked text.")
-    similar: list[Suggestion] = Field(default_factory=list)
+    similar: list[Suggestion] = Field(default_factory=list, description="Closest known issues: suggestions only.")
 
 
 class Source(_Frozen):
+    """What was read."""
+
     name: str = Field(description="File name, '<stdin>' or '<text>'.")
     lines: int = Field(description="Number of lines read.")
     bytes: int = Field(default=0, description="Bytes read (after decompression).")
@@ -175,11 +184,11 @@ class Source(_Frozen):
 class Report(_Frozen):
     """Everything trt-why found in one log."""
 
-    schema_version: int = SCHEMA_VERSION
-    source: Source
-    environment: Environment
+    schema_version: int = Field(default=SCHEMA_VERSION, description="Version of this JSON contract (1).")
+    source: Source = Field(description="The input that was read.")
+    environment: Environment = Field(description="Facts read from the log.")
     diagnoses: list[Diagnosis] = Field(description="Sorted, root cause first.")
-    unexplained: list[Unexplained] = Field(default_factory=list)
+    unexplained: list[Unexplained] = Field(default_factory=list, description="Error lines no diagnosis explains.")
     notes: list[str] = Field(default_factory=list, description="Things the reader should know about the analysis itself.")
 
     @property

@@ -7,6 +7,8 @@ one-shot CLI stays fast and works without the ``lint`` extra until lint is used.
 from __future__ import annotations
 
 import os
+import sys
+import types
 
 from troubleshooter.errors import LintError
 from troubleshooter.lint.report import Finding, LintReport
@@ -35,3 +37,19 @@ def lint_path(
     from troubleshooter.lint.engine import lint
 
     return lint(path, trt_version=trt_version, polygraphy=polygraphy, polygraphy_timeout=polygraphy_timeout)
+
+
+class _LintPackage(types.ModuleType):
+    """This package doubles as the API function.
+
+    ``from troubleshooter import lint`` must give the function ``lint(path, ...)``, but once anything
+    imports ``troubleshooter.lint.*`` the import system binds this package to that name. Making the
+    package callable keeps both spellings working.
+    """
+
+    def __call__(self, path: str | os.PathLike[str], *, trt_version: str | None = None,
+                 polygraphy: bool = False) -> LintReport:
+        return lint_path(path, trt_version=trt_version, polygraphy=polygraphy)
+
+
+sys.modules[__name__].__class__ = _LintPackage
