@@ -222,8 +222,10 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         evidence.extend(h.evidence)
     evidence.sort(key=lambda e: e.line)
     evidence = _dedupe(evidence)[:MAX_SHOWN_EVIDENCE]
-    support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]]
-    evidence += sorted(support_ev, key=lambda e: e.line)[:4]
+    shown = {e.line for e in evidence}
+    support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]
+                  if e.line not in shown]
+    evidence += _dedupe(sorted(support_ev, key=lambda e: e.line))[:4]
     causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes
               if not c.when or any(sid in hits.by_sig for sid in c.when)]
     advice, status = _advice(entry, env, vals)

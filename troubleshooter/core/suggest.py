@@ -52,6 +52,13 @@ class Suggester:
 
     def __init__(self, entries: Sequence[Entry]) -> None:
         self.titles = {e.id: e.title for e in entries}
+        self.tags = {e.id: list(e.tags) for e in entries}
+        self.text: dict[str, str] = {}
+        from troubleshooter.core.regexes import literals_for
+
+        for e in entries:
+            lits = [lit for sig in e.match.signatures for lit in (literals_for(sig) or [])]
+            self.text[e.id] = " ".join(lits + corpus_of(e)[1:]).lower()
         self.keys: list[str] = []
         self.choices: list[str] = []
         from troubleshooter.core.logs import parse_line
@@ -77,17 +84,29 @@ class Suggester:
         return [Suggestion(id=k, title=self.titles[k], score=round(s, 1)) for k, s in ranked]
 
     def search(self, query: str, limit: int = 10) -> list[Suggestion]:
-        """Free-text search (KB browser, MCP): titles, ids and example lines."""
-        q = mask(query)
+        """Free-text search (KB browser, MCP): ids, titles, tags and example lines.
+
+        Exact words in the id or title weigh most, so "int8 depthwise" ranks the depthwise entry
+        above every other INT8 one; fuzzy matches on example lines break the rest of the ties.
+        """
+        q = " ".join(query.lower().split())
+        words = [w for w in re.split(r"[^a-z0-9_]+", q) if len(w) > 1]
+        if not q:
+            return []
         scores: dict[str, float] = {}
         for key, title in self.titles.items():
-            s = max(fuzz.WRatio(q, title), fuzz.WRatio(q, key.replace("-", " ")))
-            scores[key] = max(scores.get(key, 0.0), float(s))
-        for _c, s, idx in process.extract(q, self.choices, scorer=fuzz.partial_ratio, limit=60):
+            head = f"{key.replace('-', ' ')} {title.lower()} {' '.join(self.tags.get(key, []))}"
+            fuzzy = max(fuzz.token_set_ratio(q, head), fuzz.partial_ratio(q, key.replace("-", " ")))
+            hay = head + " " + self.text.get(key, "")
+            exact = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", hay)) / max(1, len(words))
+            phrase = 1.0 if len(q) > 6 and q in hay else 0.0
+            scores[key] = 0.5 * fuzzy + 35.0 * exact + 20.0 * phrase
+        masked_q = mask(query)
+        for _c, s, idx in process.extract(masked_q, self.choices, scorer=fuzz.partial_ratio, limit=60):
             k = self.keys[idx]
-            scores[k] = max(scores.get(k, 0.0), float(s) * 0.95)
+            scores[k] = max(scores[k], scores[k] * 0.7 + float(s) * 0.3)
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-        return [Suggestion(id=k, title=self.titles[k], score=round(s, 1)) for k, s in ranked if s > 40]
+        return [Suggestion(id=k, title=self.titles[k], score=round(min(s, 100.0), 1)) for k, s in ranked if s > 45]
 
 
 def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses: Sequence[Diagnosis],
