@@ -105,6 +105,10 @@ class _Layer(io.RawIOBase):
     def stop_reason(self) -> str:
         return self.status.stop_reason
 
+    def __del__(self) -> None:
+        # io's finalizer would call close(): a layer dropped half-built must not close the stream under it.
+        pass
+
     def close(self) -> None:
         if not self.closed:
             try:
@@ -406,6 +410,7 @@ def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opene
         notes.append("gzip-compressed input")
         head = b""
     stream = _Limited(stream, status, MAX_INPUT_BYTES)
+    stream.count = len(head)  # the two bytes read to look for gzip's magic are part of the text
     sniff = head + _read_head(stream, SNIFF_BYTES - len(head))
     encoding = "utf-8"
     if sniff.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -426,13 +431,12 @@ def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opene
         notes.append(f"skipped {nul_skipped} NUL bytes at the start (a log truncated while it was being written?)")
         if len(sniff) < SNIFF_BYTES // 2:
             sniff += _read_head(stream, SNIFF_BYTES - len(sniff))
-    body: Any = _Prefixed(sniff, stream, status)
-    if sniff.startswith(codecs.BOM_UTF8):
-        body = _Prefixed(sniff[3:], stream, status)
+    if encoding == "utf-8" and sniff.startswith(codecs.BOM_UTF8):
+        sniff = sniff[3:]
         encoding = "utf-8-sig"
-        _refuse_binary(sniff[3:], name)
-    elif encoding == "utf-8":
+    if not encoding.startswith("utf-16"):
         _refuse_binary(sniff, name)
+    body: Any = _Prefixed(sniff, stream, status)
     if encoding.startswith("utf-16"):
         probe = sniff[: len(sniff) & ~1].decode(encoding, errors="replace").encode("utf-8")
         _refuse_binary(probe, name)

@@ -1,0 +1,462 @@
+"""Every awkward thing a user can hand trt-why as a log: a one-line error (exit 2) or a correct report.
+
+Never a traceback, never a hang (every subprocess has a timeout). Through the CLI in a subprocess,
+as a user would run it, and through the API where the CLI adds nothing.
+"""
+
+from __future__ import annotations
+
+import builtins
+import codecs
+import gzip
+import io
+import json
+import os
+import random
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from conftest import (
+    NOISE_LINE,
+    OOM_ID,
+    OOM_LINE,
+    OOM_LINE_NO,
+    OOM_LOG,
+    assert_one_line_error,
+    assert_report,
+    trt_why,
+)
+
+from troubleshooter import api
+from troubleshooter.core import ingest
+from troubleshooter.errors import InputError
+
+
+def _json(result) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    return json.loads(assert_report(result))
+
+
+def _top(report: dict) -> tuple[str, int]:  # type: ignore[type-arg]
+    top = report["diagnoses"][0]
+    return top["id"], top["evidence"][0]["line"]
+
+
+def _oom_found(result, line: int = OOM_LINE_NO) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    report = _json(result)
+    assert result.returncode == 1
+    assert _top(report) == (OOM_ID, line), report["diagnoses"][:1]
+    return report
+
+
+# -- files that are not logs at all ------------------------------------------------------------------
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_bytes(b"")
+    assert_one_line_error(trt_why(str(path)), "empty")
+
+
+def test_empty_stdin() -> None:
+    assert_one_line_error(trt_why("-", stdin=b""), "empty")
+
+
+def test_directory(tmp_path: Path) -> None:
+    assert_one_line_error(trt_why(str(tmp_path)), "directory")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert_one_line_error(trt_why(str(tmp_path / "nope.log")), "no such file")
+
+
+def test_path_too_long_or_with_nul() -> None:
+    assert_one_line_error(trt_why("x" * 5000 + ".log"), "cannot read")
+    with pytest.raises(InputError):
+        api.diagnose_path("bad\x00name.log")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file; see the monkeypatched tests below")
+def test_no_read_permission_real(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_text(OOM_LOG)
+    path.chmod(0)
+    assert_one_line_error(trt_why(str(path)), "permission denied")
+
+
+def test_no_read_permission_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "build.log"
+    path.write_text(OOM_LOG)
+    real_open = builtins.open
+
+    def denied(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", denied)
+    with pytest.raises(InputError, match="permission denied"):
+        api.diagnose_path(path)
+
+
+def test_no_read_permission_cli(tmp_path: Path) -> None:
+    """The CLI process itself, with `open` denying the log as the kernel would for a non-root user."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT, child_env
+
+    path = tmp_path / "build.log"
+    path.write_text(OOM_LOG)
+    code = (
+        "import builtins, sys\n"
+        "real = builtins.open\n"
+        "def denied(f, *a, **k):\n"
+        f"    if str(f) == {str(path)!r}: raise PermissionError(13, 'Permission denied', str(f))\n"
+        "    return real(f, *a, **k)\n"
+        "builtins.open = denied\n"
+        "from troubleshooter.cli import main\n"
+        f"sys.exit(main([{str(path)!r}]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=child_env(),
+                            cwd=str(ROOT), stdin=subprocess.DEVNULL)
+    assert_one_line_error(result, "permission denied")
+
+
+def _png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    raw = b"".join(b"\x00" + bytes(range(16)) * 3 for _ in range(16))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def _onnx_model() -> bytes:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    np = pytest.importorskip("numpy")
+    weight = numpy_helper.from_array(np.random.default_rng(0).standard_normal((8, 3, 3, 3)).astype("float32"), "w")
+    node = helper.make_node("Conv", ["x", "w"], ["y"], name="/model/conv/Conv")
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [weight])
+    return bytes(onnx.helper.make_model(graph, producer_name="pytorch").SerializeToString())
+
+
+def _tiny_onnx_model() -> bytes:
+    """Mostly names: a model whose bytes are nearly all printable."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    nodes = [helper.make_node("Relu", [f"/model/layer{i}/in"], [f"/model/layer{i}/out"], name=f"/model/layer{i}/Relu")
+             for i in range(30)]
+    graph = helper.make_graph(nodes, "a_graph", [helper.make_tensor_value_info("/model/layer0/in", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("/model/layer29/out", TensorProto.FLOAT, [1])])
+    return bytes(onnx.helper.make_model(graph).SerializeToString())
+
+
+BINARIES = {
+    "random.bin": lambda: random.Random(1).randbytes(200_000),
+    "random.log": lambda: random.Random(2).randbytes(70_000),
+    "model.onnx": _onnx_model,
+    "model-named-as.log": _onnx_model,
+    "tiny.onnx": _tiny_onnx_model,
+    "tiny-named-as.txt": _tiny_onnx_model,
+    "model.engine": lambda: b"ftrt" + struct.pack("<I", 239) + random.Random(3).randbytes(50_000),
+    "model-v10.plan": lambda: random.Random(4).randbytes(16) + b"\x00" * 64 + random.Random(5).randbytes(50_000),
+    "screenshot.png": _png,
+    "weights.pt": lambda: b"PK\x03\x04" + random.Random(6).randbytes(5000),
+    "a.out": lambda: b"\x7fELF\x02\x01\x01" + b"\x00" * 9 + random.Random(7).randbytes(5000),
+}
+
+
+@pytest.mark.parametrize("name", list(BINARIES))
+def test_binary_file_is_refused(name: str, tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_bytes(BINARIES[name]())
+    assert_one_line_error(trt_why(str(path)), "not a")
+
+
+@pytest.mark.parametrize("name", ["random.bin", "model.onnx", "screenshot.png"])
+def test_binary_stdin_is_refused(name: str) -> None:
+    assert_one_line_error(trt_why("-", stdin=BINARIES[name]()), "not a")
+
+
+def test_onnx_is_pointed_at_lint(tmp_path: Path) -> None:
+    path = tmp_path / "model.onnx"
+    path.write_bytes(_onnx_model())
+    assert_one_line_error(trt_why(str(path)), "ONNX", "trt-why lint")
+
+
+# -- text with awkward bytes -------------------------------------------------------------------------
+
+def test_nul_bytes_inside_lines(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    noisy = "".join(f"[I] step\x00{i}\x00done\n" for i in range(200))
+    path.write_bytes((noisy + OOM_LOG).encode())
+    _oom_found(trt_why(str(path), "--format", "json"), 200 + OOM_LINE_NO)
+
+
+def test_nul_block_at_the_start_is_skipped(tmp_path: Path) -> None:
+    """copytruncate / a crash while writing leaves a hole of NULs before the text."""
+    path = tmp_path / "build.log"
+    path.write_bytes(b"\x00" * 3_000_000 + OOM_LOG.encode())
+    report = _oom_found(trt_why(str(path), "--format", "json"))
+    assert any("NUL" in note for note in report["notes"])
+
+
+def test_only_nul_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "zeros.log"
+    with open(path, "wb") as fh:
+        fh.truncate(64 * 1024 * 1024)  # sparse: costs no disk
+    assert_one_line_error(trt_why(str(path)), "NUL")
+
+
+def test_invalid_utf8_in_the_middle(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    bad = b"[I] caf\xe9 \xff\xfe\xc3( half \xe2\x82 sequences \xed\xa0\x80 surrogate\n"
+    path.write_bytes(NOISE_LINE.encode() * 50 + bad * 50 + OOM_LOG.encode() + bad)
+    _oom_found(trt_why(str(path), "--format", "json"), 100 + OOM_LINE_NO)
+
+
+def test_latin1_log(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_bytes(("[I] Gerät: Überprüfung läuft\n" + OOM_LOG).encode("latin-1"))
+    _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+
+
+@pytest.mark.parametrize("encoding, bom", [
+    ("utf-16", b""),  # Python's utf-16 writes a BOM
+    ("utf-16-le", codecs.BOM_UTF16_LE),
+    ("utf-16-be", codecs.BOM_UTF16_BE),
+    ("utf-16-le", b""),
+    ("utf-16-be", b""),
+    ("utf-8", codecs.BOM_UTF8),
+])
+def test_utf16_and_bom(encoding: str, bom: bytes, tmp_path: Path) -> None:
+    """PowerShell's `>` writes UTF-16 LE with a BOM; some tools write it without."""
+    path = tmp_path / "build.log"
+    text = "[I] Gerät ✓ 设备\r\n" + OOM_LOG.replace("\n", "\r\n")
+    path.write_bytes(bom + text.encode(encoding))
+    report = _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+    if encoding.startswith("utf-16"):
+        assert report["source"]["encoding"].startswith("utf-16")
+    stdin = trt_why("-", "--format", "json", stdin=bom + text.encode(encoding))
+    _oom_found(stdin, 1 + OOM_LINE_NO)
+
+
+def test_ansi_escape_flood(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    flood = b"\x1b[31m\x1b[1;32m\x1b[0m\x1b]0;title\x07\x1b[2K\x1b[1A\x1b[?25l" * 200_000 + b"\n"
+    colored = b"".join(b"\x1b[1;31m" * 40 + line.encode() + b"\x1b[0m\n" for line in OOM_LOG.splitlines())
+    path.write_bytes(flood + colored)
+    report = _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+    assert "\x1b" not in json.dumps(report["diagnoses"][0]["evidence"])
+
+
+def test_only_blank_lines(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_bytes(b"\n \n\t\n\r\n   \r\n" * 10_000)
+    assert_one_line_error(trt_why(str(path)), "blank")
+
+
+def test_no_trailing_newline_and_cr_only_progress(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_bytes(b"[I] 10%\r[I] 50%\r[I] 100%\n" + OOM_LOG.rstrip("\n").encode())
+    _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+
+
+# -- compressed input --------------------------------------------------------------------------------
+
+def _big_log(noise_lines: int = 3000) -> bytes:
+    return (NOISE_LINE * noise_lines + OOM_LOG).encode()
+
+
+def test_gzip(tmp_path: Path) -> None:
+    path = tmp_path / "build.log.gz"
+    path.write_bytes(gzip.compress(_big_log()))
+    report = _oom_found(trt_why(str(path), "--format", "json"), 3000 + OOM_LINE_NO)
+    assert report["source"]["truncated"] is False
+    assert _oom_found(trt_why("-", "--format", "json", stdin=gzip.compress(_big_log())), 3000 + OOM_LINE_NO)
+
+
+def test_concatenated_gzip_members(tmp_path: Path) -> None:
+    path = tmp_path / "build.log.gz"
+    path.write_bytes(gzip.compress((NOISE_LINE * 10).encode()) + gzip.compress(OOM_LOG.encode()))
+    _oom_found(trt_why(str(path), "--format", "json"), 10 + OOM_LINE_NO)
+
+
+def test_truncated_gzip_keeps_what_was_read(tmp_path: Path) -> None:
+    data = gzip.compress(OOM_LOG.encode() + _big_log(20_000))
+    path = tmp_path / "build.log.gz"
+    path.write_bytes(data[: len(data) // 2])
+    report = _oom_found(trt_why(str(path), "--format", "json"))
+    assert report["source"]["truncated"] is True
+    assert any("truncated" in note for note in report["notes"])
+
+
+def test_tiny_truncated_gzip(tmp_path: Path) -> None:
+    """Cut inside the first block: nothing decodes at all."""
+    path = tmp_path / "build.log.gz"
+    path.write_bytes(gzip.compress(_big_log())[:30])
+    assert_one_line_error(trt_why(str(path)), "gzip")
+
+
+def test_damaged_gzip(tmp_path: Path) -> None:
+    data = bytearray(gzip.compress(OOM_LOG.encode() + _big_log(20_000)))
+    for i in range(len(data) // 2, len(data) // 2 + 64):
+        data[i] ^= 0x5A
+    path = tmp_path / "build.log.gz"
+    path.write_bytes(bytes(data))
+    report = _oom_found(trt_why(str(path), "--format", "json"))
+    assert report["source"]["truncated"] is True
+
+
+def _bomb(path: Path, content: bytes, total: int) -> None:
+    with gzip.open(path, "wb", compresslevel=9) as fh:
+        for _ in range(total // len(content)):
+            fh.write(content)
+
+
+def test_gzip_bomb_is_stopped_and_said(tmp_path: Path) -> None:
+    """~1 GB of one long line in a ~1 MB file: decompression stops past the ratio limit, the report says so."""
+    path = tmp_path / "bomb.log.gz"
+    _bomb(path, b"A" * (1 << 20), 1 << 30)
+    assert path.stat().st_size < 4 << 20
+    report = _json(trt_why(str(path), "--format", "json", timeout=120))
+    assert report["source"]["truncated"] is True
+    assert any("gzip bomb" in note and "TRT_WHY_MAX_GZIP_RATIO" in note for note in report["notes"]), report["notes"]
+    assert report["source"]["bytes"] < 300 << 20
+
+
+def test_gzip_bomb_of_log_lines_stops_reading(tmp_path: Path) -> None:
+    """Realistic lines: read the opened stream to its end (no scan) and check where it stopped."""
+    path = tmp_path / "bomb.log.gz"
+    _bomb(path, NOISE_LINE.encode() * 4096, 1 << 30)
+    opened = ingest.open_path(path)
+    total = 0
+    while chunk := opened.stream.read(8 << 20):
+        total += len(chunk)
+    opened.stream.close()
+    assert opened.truncated and "gzip bomb" in opened.stop_reason
+    assert ingest.GZIP_RATIO_FLOOR < total < 512 << 20
+
+
+def test_gzip_bomb_of_zeros(tmp_path: Path) -> None:
+    path = tmp_path / "zeros.gz"
+    _bomb(path, b"\x00" * (1 << 20), 1 << 30)
+    assert_one_line_error(trt_why(str(path)), "gzip")
+
+
+def test_gzip_ratio_can_be_raised(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.log.gz"
+    _bomb(path, b"A" * (1 << 20), 96 << 20)
+    env = {"TRT_WHY_MAX_GZIP_RATIO": "1000000"}
+    report = _json(trt_why(str(path), "--format", "json", env=env))
+    assert report["source"]["truncated"] is False
+    assert report["source"]["bytes"] == 96 << 20
+
+
+# -- size ---------------------------------------------------------------------------------------------
+
+def test_max_bytes_limit_stops_reading_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_bytes(OOM_LOG.encode() + NOISE_LINE.encode() * 40_000)
+    report = _oom_found(trt_why(str(path), "--format", "json", env={"TRT_WHY_MAX_BYTES": str(1 << 20)}))
+    assert report["source"]["truncated"] is True
+    assert report["source"]["bytes"] <= 1 << 20
+    assert any("TRT_WHY_MAX_BYTES" in note for note in report["notes"])
+
+
+def test_bad_limit_values_are_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_text(OOM_LOG)
+    env = {"TRT_WHY_MAX_BYTES": "lots", "TRT_WHY_MAX_GZIP_RATIO": "-3", "TRT_WHY_MATCH_TIMEOUT": "soon"}
+    _oom_found(trt_why(str(path), "--format", "json", env=env))
+
+
+def test_single_100mb_line(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    with open(path, "wb") as fh:
+        fh.write(b"[E] [TRT] " + b"A" * 100_000_000 + b"\n")
+        fh.write(OOM_LOG.encode())
+    report = _oom_found(trt_why(str(path), "--format", "json", timeout=120), 1 + OOM_LINE_NO)
+    assert report["source"]["lines"] == 1 + OOM_LOG.count("\n")
+
+
+def test_100mb_line_with_the_error_at_its_start(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    with open(path, "wb") as fh:
+        fh.write(OOM_LINE.encode() + b" " + b"x" * 100_000_000 + b"\n" + NOISE_LINE.encode())
+    report = _json(trt_why(str(path), "--format", "json", timeout=120))
+    assert _top(report) == (OOM_ID, 1)
+    assert report["source"]["lines"] == 2
+
+
+@pytest.mark.slow
+def test_ten_million_short_lines(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    with open(path, "wb") as fh:
+        block = b"x\n" * 1_000_000
+        for _ in range(10):
+            fh.write(block)
+        fh.write(OOM_LOG.encode())
+    report = _oom_found(trt_why(str(path), "--format", "json", timeout=600), 10_000_000 + OOM_LINE_NO)
+    assert report["source"]["lines"] == 10_000_000 + OOM_LOG.count("\n")
+
+
+def test_sparse_1gb_file_is_refused_quickly(tmp_path: Path) -> None:
+    path = tmp_path / "huge.log"
+    with open(path, "wb") as fh:
+        fh.truncate(1 << 30)
+    assert_one_line_error(trt_why(str(path), timeout=120), "NUL")
+
+
+# -- reading fails half-way -----------------------------------------------------------------------------
+
+class _FailingStream(io.RawIOBase):
+    """Gives some log, then the read fails as a disk or a socket would."""
+
+    def __init__(self, data: bytes, error: OSError) -> None:
+        self.data = data
+        self.error = error
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[no-untyped-def]
+        if not self.data:
+            raise self.error
+        n = min(len(b), len(self.data), 4096)
+        b[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
+
+
+@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ConnectionResetError(104, "Connection reset")])
+def test_read_error_mid_stream_reports_what_was_read(error: OSError, engine) -> None:  # type: ignore[no-untyped-def]
+    report = api.diagnose_stream(_FailingStream(_big_log(2000), error), engine=engine)  # type: ignore[arg-type]
+    assert report.source.truncated
+    assert any("reading failed" in note for note in report.notes)
+    assert report.top is not None and report.top.id == OOM_ID
+
+
+def test_read_error_before_any_text(engine) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError, match="reading failed"):
+        api.diagnose_stream(_FailingStream(b"", OSError(5, "Input/output error")), engine=engine)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("data", [b"", "", "   \n\t\n", b"\x00" * 10, b"\x1f\x8b", b"\xff\xfe", b"\xef\xbb\xbf", "\ud800 lone"])
+def test_api_degenerate_inputs(data: bytes | str, engine) -> None:  # type: ignore[no-untyped-def]
+    try:
+        report = api.diagnose(data, engine=engine)
+    except InputError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert report.source.lines >= 1
+
+
+def test_api_rejects_non_text(engine) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError):
+        api.diagnose(12345, engine=engine)  # type: ignore[arg-type]
