@@ -15,6 +15,7 @@ from troubleshooter.tui.widgets.findings import FindingsTree
 from troubleshooter.tui.widgets.fixes import FixChecklist, StepItem
 from troubleshooter.tui.widgets.log_view import LogView
 from troubleshooter.tui.widgets.paste import PasteArea
+from troubleshooter.tui.widgets.text import plain_text
 
 SILU = "yolov8-int8-orin-silu.log"
 NO_VERSION = "q-onnxruntime-trtep86-qdq-residual-add.log"
@@ -182,7 +183,7 @@ def test_answer_the_version_question_updates_the_advice() -> None:
             await wait_for_report(pilot)
             top = app.report.top
             assert top.version_status is not None
-            advice = str(screen.query_one("#version-advice").render())
+            advice = plain_text(screen.query_one("#version-advice"))
             assert "8.6" in advice and top.version_status in advice
             env = str(screen.query_one("#environment").render())
             assert "8.6" in env and "you said" in env
@@ -238,7 +239,7 @@ def test_lint_a_generated_model_confirms_the_diagnosis(onnx_models) -> None:  # 
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.lint_report is not None, 60, "the lint")
             await pilot.pause(0.1)
-            text = str(app.screen.query_one("#model-result").render())
+            text = plain_text(app.screen.query_one("#model-result"))
             assert "confirms" in text
             assert "int8-grouped-conv-channels" in text
             # Findings on the nodes named in the log come first.
@@ -258,7 +259,7 @@ def test_lint_a_model_without_the_problem_refutes(onnx_models) -> None:  # type:
             await wait_for(pilot, lambda: app.lint_report is not None, 60, "the lint given by --model")
             await pilot.press("4")
             await pilot.pause(0.1)
-            text = str(app.screen.query_one("#model-result").render())
+            text = plain_text(app.screen.query_one("#model-result"))
             assert "refutes" in text
 
     run(scenario())
@@ -276,7 +277,7 @@ def test_lint_errors_are_one_line(tmp_path: Path) -> None:
             app.screen.query_one("#model-path", Input).value = str(bad)
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.screen.query_one("RunStatus").has_class("-error"), 60)
-            text = str(app.screen.query_one("#model-result").render())
+            text = plain_text(app.screen.query_one("#model-result"))
             assert "Traceback" not in text and "\n" not in text.strip()
 
     run(scenario())
@@ -322,7 +323,8 @@ def test_help_palette_theme_and_kb_entry() -> None:
             await pilot.pause()
             assert type(app.screen).__name__ == "HelpScreen"
             help_text = str(app.screen.query_one("#help-text").render())
-            for words in ("Copy command", "Next evidence", "Export", "Search KB", "Open file", "Diagnose", "Theme"):
+            for words in ("fix step's command", "polygraphy debug reduce", "Next evidence", "Export", "Search KB", "Open file",
+                          "Diagnose", "Theme", "Back to the findings tree"):
                 assert words in help_text
             await pilot.press("escape")
             dark = app.theme

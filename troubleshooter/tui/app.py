@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, get_current_worker
@@ -80,6 +80,11 @@ class TrtWhyApp(App[int]):
 
             self.engine = get_engine()
         return self.engine
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Headless (tests, snapshots, screenshots): a blinking cursor would make pictures differ.
+        if self.is_headless and hasattr(event.widget, "cursor_blink"):
+            event.widget.cursor_blink = False
 
     @property
     def request_name(self) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from troubleshooter.core.logs import decode_line, strip_ansi
-from troubleshooter.errors import TroubleshooterError
+from troubleshooter.errors import InputError, TroubleshooterError
 
 if TYPE_CHECKING:
     from troubleshooter.api import Engine
@@ -127,7 +127,7 @@ def diagnose_request(request: LogRequest, engine: Engine, progress: ProgressFn, 
         progress(done, size)
 
     if not data.strip():
-        raise TroubleshooterError("nothing to diagnose: the paste is empty")
+        raise InputError("nothing to diagnose: the paste is empty")
     return diagnose_stream(_ChunkedReader(data, cancelled), name=PASTE_NAME,  # type: ignore[arg-type]
                            trt_version=request.trt_version, progress=on_chunk, engine=engine)
 

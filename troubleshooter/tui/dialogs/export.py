@@ -20,7 +20,8 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+f", "toggle_format", "Markdown/JSON"),
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("ctrl+f", "toggle_format", "Markdown/JSON", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -83,6 +84,9 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
             self._save()
         else:
             self.dismiss(None)
+
+    def action_save(self) -> None:
+        self._save()
 
     def _save(self) -> None:
         path = os.path.expanduser(self.query_one("#export-path", Input).value.strip())

@@ -26,8 +26,7 @@ class OpenFileDialog(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+t", "focus_tree", "Folder tree", show=True),
-        Binding("ctrl+l", "focus_path", "Path", show=True),
+        Binding("tab", "app.focus_next", "Path / buttons / folder tree"),
     ]
 
     DEFAULT_CSS = """
@@ -89,9 +88,3 @@ class OpenFileDialog(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-    def action_focus_tree(self) -> None:
-        self.query_one(LogFileTree).focus()
-
-    def action_focus_path(self) -> None:
-        self.query_one("#open-path", Input).focus()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -12,24 +13,31 @@ from textual.widgets import Footer, Markdown
 
 from troubleshooter.kb.schema import Entry
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _words(text: str) -> str:
+    """KB prose on one line, its {placeholders} shown as ‹placeholders›."""
+    return _PLACEHOLDER.sub(r"‹\1›", " ".join(text.split()))
+
 
 def entry_markdown(entry: Entry) -> str:
     """The entry for reading: what it is, why it happens, per-version advice, fixes, how it is recognised."""
     md = [f"# {entry.title}", "", f"`{entry.id}` · **{entry.severity}** · " + " ".join(f"`{t}`" for t in entry.tags)]
     summary = getattr(entry, "summary", None)
     if summary:
-        md += ["", " ".join(summary.split())]
+        md += ["", _words(summary)]
     md += ["", "## Causes"]
-    md += [f"{i}. *{c.certainty}*: {' '.join(c.text.split())}" for i, c in enumerate(entry.causes, 1)]
+    md += [f"{i}. *{c.certainty}*: {_words(c.text)}" for i, c in enumerate(entry.causes, 1)]
     if entry.version_advice:
         md += ["", "## Version advice"]
-        md += [f"- TensorRT `{a.versions}`: **{a.status}**. {' '.join(a.text.split())}" for a in entry.version_advice]
+        md += [f"- TensorRT `{a.versions}`: **{a.status}**. {_words(a.text)}" for a in entry.version_advice]
     if entry.fixes:
         md += ["", "## Fixes"]
         for i, fix in enumerate(entry.fixes, 1):
             md += ["", f"**{i}. {fix.title}**", ""]
             for step in fix.steps:
-                md.append(f"- {' '.join(step.text.split())}")
+                md.append(f"- {_words(step.text)}")
                 if step.code:
                     md += ["", f"  ```{step.lang or 'text'}", *("  " + ln for ln in step.code.rstrip().splitlines()),
                            "  ```", ""]

@@ -31,7 +31,7 @@ def binding_rows(groups: Iterable[tuple[str, Iterable[BindingType]]], key_displa
             if not isinstance(b, Binding) or not b.description:
                 continue
             keys = " / ".join(key_display(Binding(k.strip(), b.action)) for k in b.key.split(","))
-            rows.append(Content.assemble((f"  {keys:<22}", "bold"), b.description))
+            rows.append(Content.assemble((f"  {keys:<22}", "bold"), b.tooltip or b.description))
         rows.append(Content(""))
     return rows
 

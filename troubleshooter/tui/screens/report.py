@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
@@ -19,7 +19,7 @@ from troubleshooter.tui.widgets.log_view import LogView
 from troubleshooter.tui.widgets.model import ModelPanel
 from troubleshooter.tui.widgets.status import RunStatus
 from troubleshooter.tui.widgets.version import VersionPanel
-from troubleshooter.tui.widgets.why import EvidenceList, WhyText
+from troubleshooter.tui.widgets.why import EvidenceList, WhyPanel
 
 _STEPS = Binding.Group("Steps", compact=True)
 _EVIDENCE = Binding.Group("Evidence", compact=True)
@@ -37,14 +37,15 @@ class ReportScreen(Screen[None]):
         Binding("4", "tab('model')", "Check the model", group=_STEPS),
         Binding("n", "evidence(1)", "Next evidence", group=_EVIDENCE),
         Binding("p", "evidence(-1)", "Previous evidence", group=_EVIDENCE),
-        Binding("b", "back", "Back"),
-        Binding("c", "copy_command", "Copy command"),
-        Binding("r", "copy_reduce", "Copy reduce"),
+        Binding("b", "back", "Back", tooltip="Jump back to where the log view was before the last jump"),
+        Binding("c", "copy_command", "Copy cmd", tooltip="Copy the highlighted fix step's command"),
+        Binding("r", "copy_reduce", "Reduce cmd", tooltip="Copy the polygraphy debug reduce command"),
         Binding("space", "toggle_step", "Step done", show=False),
         Binding("l", "lint", "Lint model", show=False),
         Binding("ctrl+e", "app.export", "Export", priority=True),
-        Binding("ctrl+n", "app.new_log", "New log", priority=True),
-        Binding("ctrl+o", "app.open_file", "Open", show=False, priority=True),
+        Binding("ctrl+n", "app.new_log", "New", priority=True, tooltip="Back to the paste screen for a new log"),
+        Binding("ctrl+o", "app.open_file", "Open file", show=False, priority=True),
+        Binding("escape", "findings", "Tree", tooltip="Back to the findings tree"),
     ]
 
     def __init__(self, report: Report, log: LogText, model: str | None = None) -> None:
@@ -65,8 +66,7 @@ class ReportScreen(Screen[None]):
                 yield FindingsTree(id="findings")
             with TabbedContent(id="tabs"):
                 with TabPane("1 Why", id=TABS["why"]):
-                    with VerticalScroll(id="why-scroll"):
-                        yield WhyText(id="why-text")
+                    yield WhyPanel(id="why")
                     yield EvidenceList(id="evidence")
                     yield LogView(id="log")
                 with TabPane("2 Your version", id=TABS["version"]):
@@ -119,7 +119,7 @@ class ReportScreen(Screen[None]):
 
     def _show_selected(self, *, jump: bool) -> None:
         diag = self.selected
-        self.query_one(WhyText).show(diag, self.report)
+        self.query_one(WhyPanel).show(diag, self.report)
         self.query_one(EvidenceList).show(diag)
         self.query_one(VersionPanel).show(diag, self.report, self.user_version)
         self.query_one(FixChecklist).show(diag)
@@ -158,6 +158,15 @@ class ReportScreen(Screen[None]):
         self.query_one(TabbedContent).active = TABS[name]
         focus = {"why": "#evidence", "version": "#version-select", "fix": "#fixes", "model": "#model-path"}[name]
         self.query_one(focus).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "findings":
+            return not isinstance(self.focused, FindingsTree)
+        return True
+
+    def action_findings(self) -> None:
+        """Escape: back to the findings tree (from the model path box, a list, the log)."""
+        self.query_one(FindingsTree).focus()
 
     def action_evidence(self, direction: int) -> None:
         self.query_one(TabbedContent).active = TABS["why"]

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Label, ListItem, ListView, Static
@@ -48,9 +49,11 @@ class StepItem(ListItem):
     """A step: a checkbox, the instruction, and its command (if any)."""
 
     DEFAULT_CSS = """
-    StepItem { height: auto; padding: 0 1 1 1; }
+    StepItem { height: auto; padding: 0 1 1 1; layout: horizontal; }
+    StepItem .step-box { width: auto; padding-right: 1; color: $text-accent; text-style: bold; }
+    StepItem .step-body { width: 1fr; height: auto; }
     StepItem .step-text { width: 1fr; }
-    StepItem .step-code { background: $boost; color: $text; padding: 0 1; margin: 0 0 0 4; }
+    StepItem .step-code { background: $boost; color: $text; padding: 0 1; }
     StepItem.-done .step-text { color: $text-muted; text-style: strike; }
     """
 
@@ -59,16 +62,17 @@ class StepItem(ListItem):
         self.step = step
 
     def compose(self) -> ComposeResult:
-        yield Static(self._text_content(), classes="step-text")
-        if self.step.code:
-            yield Static(Content(self.step.code), classes="step-code")
+        yield Static(self._box(), classes="step-box")
+        with Vertical(classes="step-body"):
+            key = "" if self.step.key == "reduce" else f"{self.step.key} "
+            hint = "  (c copies)" if self.step.code else ""
+            yield Static(Content.assemble((key, "$text-muted"), self.step.text, (hint, "$text-muted")),
+                         classes="step-text")
+            if self.step.code:
+                yield Static(Content(self.step.code), classes="step-code")
 
-    def _text_content(self) -> Content:
-        box = "[x]" if self.has_class("-done") else "[ ]"
-        key = "" if self.step.key == "reduce" else f"{self.step.key} "
-        hint = "  (c copies)" if self.step.code else ""
-        return Content.assemble((f"{box} ", "bold $text-accent"), (key, "$text-muted"), self.step.text,
-                                (hint, "$text-muted"))
+    def _box(self) -> Content:
+        return Content("[x]" if self.has_class("-done") else "[ ]")
 
     @property
     def done(self) -> bool:
@@ -76,7 +80,7 @@ class StepItem(ListItem):
 
     def toggle(self) -> None:
         self.toggle_class("-done")
-        self.query_one(".step-text", Static).update(self._text_content())
+        self.query_one(".step-box", Static).update(self._box())
 
 
 class FixTitle(ListItem):

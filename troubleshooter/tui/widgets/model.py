@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Static
 
 from troubleshooter.models import Diagnosis
 from troubleshooter.tui.messages import LintRequested
+from troubleshooter.tui.widgets.text import Bullet, Heading
 
 LEVEL_STYLE = {"error": "bold $text-error", "warning": "bold $text-warning", "info": "$text-primary"}
 
@@ -22,13 +23,26 @@ def _get(finding: Any, key: str, default: Any = None) -> Any:
     return getattr(finding, key, default)
 
 
-def finding_content(finding: Any) -> Content:
-    level = str(_get(finding, "level", "info"))
-    nodes = list(_get(finding, "nodes", []) or [])
-    shown = ", ".join(nodes[:3]) + (f" (+{len(nodes) - 3})" if len(nodes) > 3 else "")
-    return Content.assemble((f"{level:<8}", LEVEL_STYLE.get(level, "")), (f"{_get(finding, 'rule', '?')}  ", "bold"),
-                            (f"{shown}\n", "$text-muted") if shown else "",
-                            ("        " + str(_get(finding, "message", ""))))
+class FindingView(Vertical):
+    """One lint finding: level, rule and nodes, then the message indented under them."""
+
+    DEFAULT_CSS = """
+    FindingView { height: auto; }
+    FindingView > .finding-message { padding-left: 8; height: auto; }
+    """
+
+    def __init__(self, finding: Any) -> None:
+        super().__init__()
+        self.finding = finding
+
+    def compose(self) -> ComposeResult:
+        f = self.finding
+        level = str(_get(f, "level", "info"))
+        nodes = list(_get(f, "nodes", []) or [])
+        shown = ", ".join(nodes[:3]) + (f" (+{len(nodes) - 3})" if len(nodes) > 3 else "")
+        yield Static(Content.assemble((f"{level:<8}", LEVEL_STYLE.get(level, "")), (str(_get(f, "rule", "?")), "bold"),
+                                      (f"  {shown}", "$text-muted")))
+        yield Static(Content(str(_get(f, "message", ""))), classes="finding-message")
 
 
 def log_names(diag: Diagnosis) -> list[str]:
@@ -80,25 +94,57 @@ def verdict(diag: Diagnosis, lint_report: Any) -> tuple[str, str]:
 VERDICT_STYLE = {"confirms": "bold $text-success", "refutes": "bold $text-error", "cannot-tell": "bold $text-warning"}
 
 
-def lint_content(diag: Diagnosis | None, lint_report: Any, model: str) -> Content:
-    findings = list(getattr(lint_report, "findings", []) or [])
-    parts: list[Content] = [Content.assemble(("model ", "$text-muted"), (model, "bold"),
-                                             (f" · {len(findings)} finding(s)", "$text-muted"))]
-    first: list[Any] = []
-    if diag is not None:
-        word, why = verdict(diag, lint_report)
-        parts += [Content(""), Content.assemble(("The model ", ""), (word.replace("-", " "), VERDICT_STYLE[word]),
-                                                (f" {diag.id}", "bold"), f": {why}")]
-        first = on_log_nodes(diag, lint_report)
-        parts += [Content(""), Content.styled("On the nodes named in the log", "bold $text-accent")]
-        parts += [finding_content(f) for f in first] or [Content.styled("none", "$text-muted")]
-    keys = {(str(_get(f, "rule")), tuple(_get(f, "nodes") or [])) for f in first}
-    rest = [f for f in findings if (str(_get(f, "rule")), tuple(_get(f, "nodes") or [])) not in keys]
-    parts += [Content(""), Content.styled("Other findings", "bold $text-accent")]
-    parts += [finding_content(f) for f in rest] or [Content.styled("none", "$text-muted")]
-    notes = list(getattr(lint_report, "notes", []) or [])
-    parts += [Content.styled(f"note: {n}", "$text-muted") for n in notes]
-    return Content("\n").join(parts)
+class LintResult(Vertical):
+    """The verdict on the selected diagnosis, the findings on the nodes the log names, then the rest."""
+
+    DEFAULT_CSS = """
+    LintResult { height: auto; padding: 1 1; }
+    LintResult > Static { height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._message: Content = Content.styled(
+            "Give the ONNX model that was built: the linter checks it for what TensorRT refuses, and ties its "
+            "findings to the nodes named in the log.", "$text-muted")
+        self._result: tuple[Diagnosis | None, Any, str] | None = None
+
+    def say(self, message: Content) -> None:
+        self._message, self._result = message, None
+        self.refresh(recompose=True)
+
+    def show(self, diag: Diagnosis | None, lint_report: Any, model: str) -> None:
+        self._result = (diag, lint_report, model)
+        self.refresh(recompose=True)
+
+    def compose(self) -> ComposeResult:
+        if self._result is None:
+            yield Static(self._message)
+            return
+        diag, lint_report, model = self._result
+        findings = list(getattr(lint_report, "findings", []) or [])
+        yield Static(Content.assemble(("model ", "$text-muted"), (model, "bold"),
+                                      (f" · {len(findings)} finding(s)", "$text-muted")))
+        first: list[Any] = []
+        if diag is not None:
+            word, why = verdict(diag, lint_report)
+            yield Static(Content.assemble("\nThe model ", (word.replace("-", " "), VERDICT_STYLE[word]), " ",
+                                          (diag.id, "bold"), f": {why}"))
+            first = on_log_nodes(diag, lint_report)
+            yield Heading(Content("On the nodes named in the log"))
+            for f in first:
+                yield FindingView(f)
+            if not first:
+                yield Static(Content.styled("none", "$text-muted"))
+        keys = {(str(_get(f, "rule")), tuple(_get(f, "nodes") or [])) for f in first}
+        rest = [f for f in findings if (str(_get(f, "rule")), tuple(_get(f, "nodes") or [])) not in keys]
+        yield Heading(Content("Other findings"))
+        for f in rest:
+            yield FindingView(f)
+        if not rest:
+            yield Static(Content.styled("none", "$text-muted"))
+        for note in list(getattr(lint_report, "notes", []) or []):
+            yield Bullet(Content.styled("note", "$text-muted"), Content(note))
 
 
 class ModelPanel(VerticalScroll):
@@ -107,7 +153,6 @@ class ModelPanel(VerticalScroll):
     DEFAULT_CSS = """
     ModelPanel #model-row { height: auto; }
     ModelPanel #model-path { width: 1fr; }
-    ModelPanel #model-result { padding: 1 1; }
     """
 
     def __init__(self, model: str | None = None, *, id: str | None = None) -> None:
@@ -118,9 +163,7 @@ class ModelPanel(VerticalScroll):
         with Horizontal(id="model-row"):
             yield Input(self._initial, placeholder="path/to/model.onnx (Enter lints it)", id="model-path")
             yield Button("Lint", id="model-lint", variant="primary")
-        yield Static(Content.styled(
-            "Give the ONNX model that was built: the linter checks it for what TensorRT refuses, and ties its "
-            "findings to the nodes named in the log.", "$text-muted"), id="model-result")
+        yield LintResult(id="model-result")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -135,16 +178,16 @@ class ModelPanel(VerticalScroll):
         if path:
             self.post_message(LintRequested(path))
         else:
-            self.query_one("#model-result", Static).update(Content.styled("Type the model's path first.", "$text-warning"))
+            self.query_one(LintResult).say(Content.styled("Type the model's path first.", "$text-warning"))
             self.query_one("#model-path", Input).focus()
 
     def show_pending(self, model: str) -> None:
-        self.query_one("#model-result", Static).update(Content.styled(f"Linting {model}…", "$text-muted"))
+        self.query_one(LintResult).say(Content.styled(f"Linting {model}…", "$text-muted"))
 
     def show_error(self, message: str) -> None:
-        self.query_one("#model-result", Static).update(Content.styled(message, "$text-error"))
+        self.query_one(LintResult).say(Content.styled(message, "$text-error"))
 
     def show(self, diag: Diagnosis | None, lint_report: Any, model: str | None) -> None:
         if lint_report is None or model is None:
             return
-        self.query_one("#model-result", Static).update(lint_content(diag, lint_report, model))
+        self.query_one(LintResult).show(diag, lint_report, model)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Label, Select, Static
 
 from troubleshooter.core.versions import KNOWN_RELEASES
 from troubleshooter.models import Diagnosis, Report
 from troubleshooter.tui.messages import VersionChosen
+from troubleshooter.tui.widgets.text import Bullet, Heading
 
 UNKNOWN_LEAD = "Your TensorRT version is not in the log"
 STATUS_STYLE = {
@@ -30,45 +31,68 @@ def needs_version(report: Report, user_version: str | None) -> bool:
     return any(d.version_advice and d.version_status is None for d in report.diagnoses)
 
 
-def advice_content(diag: Diagnosis | None, report: Report, user_version: str | None) -> Content:
-    env = report.environment
-    parts: list[Content] = []
-    if env.tensorrt_version is None:
-        parts.append(Content.assemble(("TensorRT ", "$text-muted"), ("unknown", "italic $text-warning"),
-                                      (": the log does not say which release built it.", "$text-muted")))
-    else:
-        where = "you said" if user_version and user_version == env.tensorrt_version else "from the log"
-        line = env.sources.get("tensorrt_version")
-        parts.append(Content.assemble(("TensorRT ", "$text-muted"), (env.tensorrt_version, "bold"),
-                                      (f" ({where}{f', line {line}' if line and where == 'from the log' else ''})",
-                                       "$text-muted")))
-    for field, label in (("gpu", "GPU"), ("platform", "platform")):
-        if getattr(env, field) is None:
-            parts.append(Content.assemble((f"{label} ", "$text-muted"), ("unknown", "italic $text-warning")))
-    parts.append(Content(""))
-    if diag is None:
-        parts.append(Content.styled("No diagnosis selected.", "$text-muted"))
-        return Content("\n").join(parts)
-    parts.append(Content.styled(diag.title, "bold"))
-    if diag.version_advice is None:
-        parts.append(Content.styled("This diagnosis does not depend on the TensorRT version.", "$text-muted"))
-    elif diag.version_status is None:
-        # Unknown version: the engine lists the advice per range after one lead sentence.
-        text = diag.version_advice
-        if text.startswith(UNKNOWN_LEAD):
-            text = text.partition(". ")[2] or text
-        parts.append(Content.styled("The advice depends on your version (choose it above):", "$text-warning"))
-        for chunk in text.split(" | "):
-            parts.append(Content(f"· {chunk.strip()}"))
-    else:
-        parts.append(Content.assemble(("status ", "$text-muted"),
-                                      (diag.version_status, STATUS_STYLE.get(diag.version_status, "bold"))))
-        parts.append(Content(diag.version_advice))
-    asks = [a for a in diag.asks if "TensorRT version" not in a]
-    if asks:
-        parts += [Content(""), Content.styled("What else would decide it", "bold $text-accent")]
-        parts += [Content(f"· {a}") for a in asks]
-    return Content("\n").join(parts)
+class AdviceView(Vertical):
+    """The version facts, then the advice for the selected diagnosis."""
+
+    DEFAULT_CSS = """
+    AdviceView { height: auto; padding: 0 1; }
+    AdviceView > Static { height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._state: tuple[Diagnosis | None, Report, str | None] | None = None
+
+    def show(self, diag: Diagnosis | None, report: Report, user_version: str | None) -> None:
+        self._state = (diag, report, user_version)
+        self.refresh(recompose=True)
+
+    def compose(self) -> ComposeResult:
+        if self._state is None:
+            return
+        diag, report, user_version = self._state
+        env = report.environment
+        if env.tensorrt_version is None:
+            yield Static(Content.assemble(("TensorRT ", "$text-muted"), ("unknown", "italic $text-warning"),
+                                          (": the log does not say which release built it.", "$text-muted")))
+        else:
+            said = user_version is not None and user_version == env.tensorrt_version
+            line = env.sources.get("tensorrt_version")
+            where = "you said" if said else ("from the log" + (f", line {line}" if line else ""))
+            yield Static(Content.assemble(("TensorRT ", "$text-muted"), (env.tensorrt_version, "bold"),
+                                          (f" ({where})", "$text-muted")))
+        for field, label in (("gpu", "GPU"), ("platform", "platform")):
+            if getattr(env, field) is None:
+                yield Static(Content.assemble((f"{label} ", "$text-muted"), ("unknown", "italic $text-warning")))
+        if diag is None:
+            yield Heading(Content("No diagnosis selected."))
+            return
+        yield Heading(Content(diag.title))
+        if diag.version_advice is None:
+            yield Static(Content.styled("This diagnosis does not depend on the TensorRT version.", "$text-muted"))
+        elif diag.version_status is None:
+            # Unknown version: the engine lists the advice per range after one lead sentence.
+            advice = diag.version_advice
+            if advice.startswith(UNKNOWN_LEAD):
+                advice = advice.partition(". ")[2] or advice
+            yield Static(Content.styled("The advice depends on your version (choose it above):", "$text-warning"))
+            for chunk in advice.split(" | "):
+                head, sep, rest = chunk.strip().partition(": ")
+                if sep and head.startswith("TensorRT "):
+                    status, _, words = rest.partition(". ")
+                    yield Bullet(Content("·"), Content.assemble((head, "bold"), " ",
+                                                                (status, STATUS_STYLE.get(status, "bold")), ". ", words))
+                else:
+                    yield Bullet(Content("·"), Content(chunk.strip()))
+        else:
+            yield Static(Content.assemble(("status ", "$text-muted"),
+                                          (diag.version_status, STATUS_STYLE.get(diag.version_status, "bold"))))
+            yield Static(Content(diag.version_advice))
+        asks = [a for a in diag.asks if "TensorRT version" not in a]
+        if asks:
+            yield Heading(Content("What else would decide it"))
+            for ask in asks:
+                yield Bullet(Content("·"), Content(ask))
 
 
 class VersionPanel(VerticalScroll):
@@ -79,7 +103,6 @@ class VersionPanel(VerticalScroll):
     VersionPanel #version-ask.-shown { display: block; }
     VersionPanel #version-ask Label { padding: 1 1 0 0; }
     VersionPanel #version-select { width: 28; }
-    VersionPanel #version-advice { padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
@@ -87,7 +110,7 @@ class VersionPanel(VerticalScroll):
             yield Label("Which TensorRT do you use?")
             yield Select([(f"TensorRT {v}", v) for v in reversed(KNOWN_RELEASES)], prompt="choose a release",
                          id="version-select")
-        yield Static(id="version-advice")
+        yield AdviceView(id="version-advice")
 
     def show(self, diag: Diagnosis | None, report: Report, user_version: str | None) -> None:
         ask = self.query_one("#version-ask")
@@ -95,7 +118,7 @@ class VersionPanel(VerticalScroll):
         select: Select[str] = self.query_one("#version-select", Select)
         with select.prevent(Select.Changed):
             select.value = user_version if user_version in KNOWN_RELEASES else Select.NULL
-        self.query_one("#version-advice", Static).update(advice_content(diag, report, user_version))
+        self.query_one(AdviceView).show(diag, report, user_version)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from troubleshooter.models import Diagnosis, Report
+from troubleshooter.tui.widgets.text import Bullet, Heading
 
 CERTAINTY_STYLE = {
     "confirmed": "bold $text-success",
@@ -18,47 +21,60 @@ CERTAINTY_STYLE = {
 SEVERITY_STYLE = {"error": "bold $text-error", "warning": "bold $text-warning", "info": "bold $text-primary"}
 
 
-def why_content(diag: Diagnosis | None, report: Report) -> Content:
-    """The selected diagnosis explained: title, causes most likely first, clues, alternatives."""
-    if diag is None:
-        lines = [Content.styled("No known failure matched this log.", "bold")]
-        if report.unexplained:
-            lines.append(Content("Unexplained error lines are listed on the left with the closest known issues "
-                                 "(suggestions, not verdicts)."))
-        lines += [Content.styled(f"note: {n}", "$text-muted") for n in report.notes]
-        return Content("\n").join(lines)
-    parts: list[Content] = [
-        Content.assemble((diag.severity.upper(), SEVERITY_STYLE[diag.severity]), " ",
-                         (diag.title, "bold"), (f"  {diag.confidence:.0%} · {diag.id}", "$text-muted")),
-        Content(""),
-        Content.styled("Causes, most likely first", "bold $text-accent"),
-    ]
-    details = diag.cause_details or []
-    if details:
-        for i, cause in enumerate(details, 1):
-            parts.append(Content.assemble(f"{i}. ", (f"[{cause.certainty}] ", CERTAINTY_STYLE.get(cause.certainty, "")),
-                                          cause.text))
-    else:
-        parts += [Content(f"{i}. {c}") for i, c in enumerate(diag.causes, 1)]
-    if diag.clues:
-        parts += [Content(""), Content.styled("What decided it", "bold $text-accent")]
-        parts += [Content.styled(f"· {c}", "$text-muted") for c in diag.clues]
-    if diag.consequences:
-        later = diag.consequences
-        span = f"line {later[0]}" if len(later) == 1 else f"lines {later[0]}–{later[-1]}"
-        parts += [Content(""), Content(f"{len(later)} later error(s) ({span}) are consequences of this one.")]
-    if diag.alternatives:
-        parts += [Content(""), Content.styled("The same lines also point to", "bold $text-accent")]
-        parts += [Content.assemble("· ", (alt.title, ""), (f"  {alt.confidence:.0%} · {alt.id}", "$text-muted"))
-                  for alt in diag.alternatives]
-    return Content("\n").join(parts)
+class WhyPanel(VerticalScroll):
+    """The explanation of the selected diagnosis: causes most likely first, what decided it, alternatives."""
 
+    DEFAULT_CSS = """
+    WhyPanel { padding: 0 1; }
+    WhyPanel > .why-title { height: auto; }
+    """
 
-class WhyText(Static):
-    """The explanation of the selected diagnosis."""
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._diag: Diagnosis | None = None
+        self._report: Report | None = None
 
     def show(self, diag: Diagnosis | None, report: Report) -> None:
-        self.update(why_content(diag, report))
+        self._diag, self._report = diag, report
+        self.refresh(recompose=True)
+        self.scroll_home(animate=False)
+
+    def compose(self) -> ComposeResult:
+        diag, report = self._diag, self._report
+        if report is None:
+            return
+        if diag is None:
+            yield Static(Content.styled("No known failure matched this log.", "bold"), classes="why-title")
+            if report.unexplained:
+                yield Static(Content("Unexplained error lines are listed on the left with the closest known issues "
+                                     "(suggestions, not verdicts)."))
+            for note in report.notes:
+                yield Bullet(Content.styled("note", "$text-muted"), Content(note))
+            return
+        yield Static(Content.assemble((diag.severity.upper(), SEVERITY_STYLE[diag.severity]), " ", (diag.title, "bold"),
+                                      (f"  {diag.confidence:.0%} · {diag.id}", "$text-muted")), classes="why-title")
+        yield Heading(Content("Causes, most likely first"))
+        if diag.cause_details:
+            for i, cause in enumerate(diag.cause_details, 1):
+                yield Bullet(Content(f"{i}."), Content.assemble(
+                    (f"[{cause.certainty}] ", CERTAINTY_STYLE.get(cause.certainty, "")), cause.text))
+        else:
+            for i, line in enumerate(diag.causes, 1):
+                yield Bullet(Content(f"{i}."), Content(line))
+        if diag.consequences:
+            later = diag.consequences
+            span = f"line {later[0]}" if len(later) == 1 else f"lines {later[0]}–{later[-1]}"
+            yield Heading(Content("Then"))
+            yield Bullet(Content("↳"), Content(f"{len(later)} later error(s) ({span}) are consequences of this one; "
+                                               "they are folded under it on the left."))
+        if diag.clues:
+            yield Heading(Content("What decided it"))
+            for clue in diag.clues:
+                yield Bullet(Content.styled("·", "$text-muted"), Content.styled(clue, "$text-muted"))
+        if diag.alternatives:
+            yield Heading(Content("The same lines also point to"))
+            for alt in diag.alternatives:
+                yield Bullet(Content("·"), Content.assemble(alt.title, (f"  {alt.confidence:.0%} · {alt.id}", "$text-muted")))
 
 
 class EvidenceList(OptionList):

@@ -1,0 +1,1 @@
+"""Widgets of the report screen, the paste area and the run status."""
