@@ -152,7 +152,7 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
     Scenario("kb_entry", log=FUSION, steps=[press("ctrl+p"), until_screen("CommandPalette"),
                                             press(*"silu"), press("enter"), until_screen("EntryScreen")],
              description="A KB entry"),
-    Scenario("report_light", log=FUSION, theme="textual-light", description="The light theme"),
+    Scenario("report_light", log=FUSION, theme="trt-why-light", description="The light theme"),
 ]}
 
 

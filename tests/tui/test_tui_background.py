@@ -7,10 +7,12 @@ import itertools
 import time
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.worker import WorkerState
 from tui_helpers import SIZE, make_app, run, sample, wait_for, wait_for_report
 
+from troubleshooter.tui import jobs
 from troubleshooter.tui.messages import DiagnosisReady
 from troubleshooter.tui.screens.input import InputScreen
 from troubleshooter.tui.widgets.paste import LARGE_PASTE_CHARS, PasteArea
@@ -26,14 +28,27 @@ def big_log(copies: int = 60) -> str:
     return text * copies
 
 
-def test_large_paste_runs_in_a_worker_with_progress_and_the_ui_answers() -> None:
+@pytest.fixture
+def slow_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each MiB of a paste takes 50 ms more: the run lasts long enough to watch, whatever the engine's speed."""
+    original = jobs._ChunkedReader.readinto
+
+    def readinto(self, b):  # type: ignore[no-untyped-def]
+        time.sleep(0.05)
+        return original(self, b)
+
+    monkeypatch.setattr(jobs._ChunkedReader, "readinto", readinto)
+
+
+def test_large_paste_runs_in_a_worker_with_progress_and_the_ui_answers(slow_engine: None) -> None:
     text = big_log()
     assert len(text) > LARGE_PASTE_CHARS
 
     async def scenario() -> None:
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
-            area = app.screen.query_one(PasteArea)
+            paste_screen = app.screen
+            area = paste_screen.query_one(PasteArea)
             ticks: list[float] = []
 
             async def probe() -> None:  # how often the event loop gets to run during the diagnosis
@@ -43,15 +58,15 @@ def test_large_paste_runs_in_a_worker_with_progress_and_the_ui_answers() -> None
 
             task = asyncio.create_task(probe())
             area.post_message(events.Paste(text))
-            await wait_for(pilot, lambda: app.screen.query_one(RunStatus).busy, 10, "the run to start")
+            await wait_for(pilot, lambda: paste_screen.query_one(RunStatus).busy, 10, "the run to start")
             # The paste is kept out of the editor, and said so.
             assert area.text == "" and area.large_text == text
-            note = str(app.screen.query_one("#paste-note").render())
+            note = str(paste_screen.query_one("#paste-note").render())
             assert "Large paste" in note
             labels = set()
             start = time.monotonic()
             while app.report is None and time.monotonic() - start < 120:
-                labels.add(str(app.screen.query_one("#status-label").render()))
+                labels.add(str(paste_screen.query_one("#status-label").render()))
                 await asyncio.sleep(0.02)
             task.cancel()
             assert app.report is not None
@@ -67,7 +82,7 @@ def test_large_paste_runs_in_a_worker_with_progress_and_the_ui_answers() -> None
     run(scenario())
 
 
-def test_a_new_paste_cancels_the_old_run() -> None:
+def test_a_new_paste_cancels_the_old_run(slow_engine: None) -> None:
     text = big_log()
     small = Path(sample(OTHER)).read_text(encoding="utf-8")
 

@@ -78,3 +78,30 @@ def test_request_names_never_show_folders() -> None:
     assert LogRequest(path="/home/me/secret/build.log").name == "build.log"
     assert LogRequest(text="x").name == "<paste>"
     assert LogRequest(text="x").with_version("10.3").trt_version == "10.3"
+
+
+def test_both_themes_keep_text_readable() -> None:
+    from textual.app import App
+    from textual.color import Color
+
+    from troubleshooter.tui.themes import TEXT_COLOURS, THEMES
+
+    def luminance(c: Color) -> float:
+        def channel(x: int) -> float:
+            v = x / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+
+    app = App()
+    for theme in THEMES:
+        app.register_theme(theme)
+        app.theme = theme.name
+        variables = app.get_css_variables()
+        for background in ("background", "surface", "panel"):
+            bg = Color.parse(variables[background])
+            for name in TEXT_COLOURS:
+                fg = Color.parse(variables[name])
+                fg = bg.blend(fg.with_alpha(1), fg.a) if fg.a < 1 else fg
+                hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+                assert (hi + 0.05) / (lo + 0.05) >= 4.5, (theme.name, name, background)

@@ -341,3 +341,71 @@ def test_help_palette_theme_and_kb_entry() -> None:
             assert app.screen.entry.id == "conv-act-fusion-no-impl"
 
     run(scenario())
+
+
+def test_a_dropped_file_opens() -> None:
+    path = sample(SILU)
+
+    async def scenario() -> None:
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            area = app.screen.query_one(PasteArea)
+            area.post_message(events.Paste(f"'{path}' "))  # how terminals paste a dragged-in file
+            await wait_for_report(pilot)
+            assert app.request.path == path and app.request.text is None
+
+    run(scenario())
+
+
+def test_the_mouse_works_too() -> None:
+    async def scenario() -> None:
+        app = make_app(log=sample(SILU))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_report(pilot)
+            screen = app.screen
+            await pilot.click("#--content-tab-tab-fix")
+            await pilot.pause()
+            assert screen.query_one(TabbedContent).active == "tab-fix"
+            first = screen.query_one(FixChecklist).steps()[0]
+            await pilot.click(first)
+            await pilot.pause()
+            assert first.done
+            await pilot.click("#--content-tab-tab-why")
+            await pilot.pause()
+            log = screen.query_one(LogView)
+            await pilot.click(log, offset=(10, 2))
+            await pilot.pause()
+            assert log.cursor_line == int(log.scroll_offset.y) + 2  # row 2 is content row 1 (under the border)
+            # A click on the second diagnosis selects it.
+            tree = screen.query_one(FindingsTree)
+            second = app.report.diagnoses[1]
+            node = next(n for n in _nodes(tree.root) if n.data and n.data.key == second.id)
+            await pilot.click(tree, offset=(10, node.line - int(tree.scroll_offset.y) + 1))  # +1: the border
+            await pilot.pause()
+            assert screen.selected.id == second.id
+
+    run(scenario())
+
+
+def test_run_refuses_a_bad_version_without_starting() -> None:
+    from troubleshooter.tui.app import run as run_app
+
+    assert run_app(trt_version="banana") == 2
+
+
+def test_the_factory_takes_text() -> None:
+    text = Path(sample(SILU)).read_text(encoding="utf-8")
+
+    async def scenario() -> None:
+        app = make_app(text=text, trt_version="8.6.1")
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_report(pilot)
+            assert app.request.text == text and app.request.trt_version == "8.6.1"
+            assert app.report.environment.tensorrt_version == "8.6.1"
+            # The paste screen underneath holds the text.
+            await pilot.press("ctrl+n")
+            assert app.screen.query_one(PasteArea).text == text
+            await pilot.press("ctrl+g")
+            assert isinstance(app.screen, ReportScreen)
+
+    run(scenario())

@@ -31,9 +31,9 @@ from troubleshooter.tui.messages import (
     VersionChosen,
 )
 from troubleshooter.tui.screens.input import InputScreen
+from troubleshooter.tui.themes import DARK, LIGHT, THEMES
 from troubleshooter.tui.widgets.status import RunStatus
 
-DARK, LIGHT = "textual-dark", "textual-light"
 PROGRESS_EVERY = 0.1
 """Seconds between two progress messages of one run (a 50 MB paste is ~50 chunks)."""
 
@@ -56,6 +56,8 @@ class TrtWhyApp(App[int]):
     def __init__(self, log: str | None = None, text: str | None = None, model: str | None = None,
                  trt_version: str | None = None) -> None:
         super().__init__()
+        for theme in THEMES:
+            self.register_theme(theme)
         self.theme = DARK
         self._initial = LogRequest(text=text, path=log, trt_version=trt_version) if (log or text) else None
         self.model_path = model
@@ -95,9 +97,11 @@ class TrtWhyApp(App[int]):
         return InputScreen(text=(initial.text or "") if initial else "", path=(initial.path or "") if initial else "")
 
     def on_mount(self) -> None:
-        self._warm_engine()
         if self._initial is not None:
             self.diagnose(self._initial)
+        else:
+            # After the first paint: loading the KB would otherwise compete with it for the GIL.
+            self.set_timer(0.2, self._warm_engine)
 
     @work(thread=True, group="engine", exit_on_error=False)
     def _warm_engine(self) -> None:
