@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events, work
@@ -17,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, get_current_worker
 
 from troubleshooter.tui import jobs
+from troubleshooter.tui.actions import DialogActions
 from troubleshooter.tui.commands import KBProvider
 from troubleshooter.tui.jobs import LogRequest, LogText
 from troubleshooter.tui.messages import (
@@ -31,14 +31,14 @@ from troubleshooter.tui.messages import (
     VersionChosen,
 )
 from troubleshooter.tui.screens.input import InputScreen
-from troubleshooter.tui.themes import DARK, LIGHT, THEMES
+from troubleshooter.tui.themes import DARK, THEMES
 from troubleshooter.tui.widgets.status import RunStatus
 
 PROGRESS_EVERY = 0.1
 """Seconds between two progress messages of one run (a 50 MB paste is ~50 chunks)."""
 
 
-class TrtWhyApp(App[int]):
+class TrtWhyApp(DialogActions, App[int]):
     """Paste a log, walk through causes, version advice and fixes, lint the model."""
 
     CSS_PATH = "app.tcss"
@@ -287,60 +287,6 @@ class TrtWhyApp(App[int]):
         if self._report_screen is not None and self.screen is self._report_screen:
             self.pop_screen()
             self._report_screen = None
-
-    def action_open_file(self) -> None:
-        from troubleshooter.tui.dialogs.open_file import OpenFileDialog
-
-        start = Path(self.request.path).parent if self.request and self.request.path else Path.cwd()
-
-        def opened(path: str | None) -> None:
-            if path:
-                self.diagnose(LogRequest(path=path))
-
-        self.push_screen(OpenFileDialog(start), opened)
-
-    def action_export(self) -> None:
-        from troubleshooter.tui.dialogs.export import ExportDialog
-
-        if self.report is None:
-            self.notify("Nothing to export yet.", severity="warning")
-            return
-        stem = "trt-why-report"
-        if self.request and self.request.path:
-            stem = Path(self.request.name).name.split(".")[0] + "-trt-why"
-        self.push_screen(ExportDialog(stem), self._export_to)
-
-    def _export_to(self, choice: tuple[str, str] | None) -> None:
-        if choice is None or self.report is None:
-            return
-        fmt, path = choice
-        from troubleshooter.render import render
-
-        try:
-            Path(path).write_text(render(self.report, fmt), encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"{path}: {exc.strerror or exc}", title="Cannot export", severity="error")
-            return
-        self.notify(f"Saved the report as {fmt} to {path}", title="Exported")
-
-    def action_help(self) -> None:
-        from troubleshooter.tui.screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
-    def show_entry(self, entry_id: str) -> None:
-        """Open a KB entry (from the palette or a suggestion)."""
-        from troubleshooter.tui.screens.entry import EntryScreen
-
-        entry = self.kb_engine().kb.get(entry_id)
-        if entry is None:
-            self.notify(f"No KB entry {entry_id!r}.", severity="error")
-            return
-        self.push_screen(EntryScreen(entry))
-
-    def action_toggle_theme(self) -> None:
-        self.theme = LIGHT if self.theme == DARK else DARK
 
 
 def create_app(log: str | None = None, text: str | None = None, model: str | None = None,
