@@ -460,3 +460,28 @@ def test_api_degenerate_inputs(data: bytes | str, engine) -> None:  # type: igno
 def test_api_rejects_non_text(engine) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(InputError):
         api.diagnose(12345, engine=engine)  # type: ignore[arg-type]
+
+
+# -- terminal escape injection -------------------------------------------------------------------------------
+
+HOSTILE_TAIL = ("\x1bP1$r0m\x1b\\ \x1b]8;;http://x\x07link\x1b]8;;\x07 \u009b31m \x07bell \x1b[2J\x1b[H "
+                "\x1b]52;c;ZXZpbA==\x07 \x08\x08bs \x1bc reset \x1b(0 g0")
+CONTROL = ("\x1b", "\x07", "\x08", "\u009b")
+
+
+def test_text_report_carries_no_control_characters(tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_text(OOM_LINE + " " + HOSTILE_TAIL + "\n", encoding="utf-8")
+    out = assert_report(trt_why("-v", "--no-color", str(path)), (1,))
+    assert not [c for c in CONTROL if c in out]
+
+
+@pytest.mark.xfail(strict=True, reason="logs.strip_ansi misses ESC c (terminal reset), ESC ( 0 (charset switch), C1 CSI "
+                   "U+009B, BEL and backspace, and render/markdown.py copies evidence lines verbatim: a hostile log "
+                   "printed with --format markdown / --chat can reset or garble the user's terminal")
+@pytest.mark.parametrize("fmt", [("--format", "markdown"), ("--chat", "slack")])
+def test_markdown_report_carries_no_control_characters(fmt: tuple[str, str], tmp_path: Path) -> None:
+    path = tmp_path / "build.log"
+    path.write_text(OOM_LINE + " " + HOSTILE_TAIL + "\n", encoding="utf-8")
+    out = assert_report(trt_why(*fmt, str(path)), (1,))
+    assert not [c for c in CONTROL if c in out]
