@@ -476,9 +476,6 @@ def test_text_report_carries_no_control_characters(tmp_path: Path) -> None:
     assert not [c for c in CONTROL if c in out]
 
 
-@pytest.mark.xfail(strict=True, reason="logs.strip_ansi misses ESC c (terminal reset), ESC ( 0 (charset switch), C1 CSI "
-                   "U+009B, BEL and backspace, and render/markdown.py copies evidence lines verbatim: a hostile log "
-                   "printed with --format markdown / --chat can reset or garble the user's terminal")
 @pytest.mark.parametrize("fmt", [("--format", "markdown"), ("--chat", "slack")])
 def test_markdown_report_carries_no_control_characters(fmt: tuple[str, str], tmp_path: Path) -> None:
     path = tmp_path / "build.log"

@@ -16,7 +16,15 @@ from troubleshooter.models import Level, LogLine
 MAX_LINE_CHARS = 8192
 """Lines are matched on at most this many characters; the report keeps the line number."""
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# CSI (7- and 8-bit), OSC / DCS / APC strings up to BEL or ST, charset selection, other two-byte escapes.
+_ANSI = re.compile(
+    r"(?:\x1b\[|\x9b)[0-9;:?<=>]*[ -/]*[@-~]"
+    r"|(?:\x1b[\]PX^_]|[\x90\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[()*+\-./][ -~]?"
+    r"|\x1b[ -~]?"
+)
+# Whatever control characters remain (BEL, backspace, NUL, C1) must never reach a terminal or a chat.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 _LEVEL_WORDS = {
     "E": Level.ERROR, "F": Level.FATAL, "W": Level.WARNING, "I": Level.INFO, "V": Level.VERBOSE,
@@ -72,18 +80,21 @@ _PAYLOAD_ERROR = re.compile(r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILE
 
 
 def strip_ansi(text: str) -> str:
-    """Remove ANSI colour and cursor codes."""
-    return _ANSI.sub("", text) if "\x1b" in text else text
+    """Remove ANSI colour and cursor codes, terminal escape strings and other control characters (tabs stay)."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub("", _ANSI.sub("", text))
 
 
 def parse_line(no: int, raw: str) -> LogLine:
     """Recognise wrappers and the severity of one line (without its line ending)."""
     if len(raw) > MAX_LINE_CHARS:
         raw = raw[:MAX_LINE_CHARS]
-    raw = strip_ansi(raw).rstrip("\r\n")
+    raw = raw.rstrip("\r\n")
     if "\r" in raw:  # progress bars and stray carriage returns: keep what was last drawn
         parts = [p for p in raw.split("\r") if p.strip()]
         raw = parts[-1] if parts else ""
+    raw = strip_ansi(raw)
     rest = raw.lstrip("\ufeff ")
     level: Level | None = None
     origin: str | None = None
