@@ -22,8 +22,17 @@ from troubleshooter.kb.schema import Entry
 
 MAX_ENTRY_BYTES = 256 * 1024
 """A KB file larger than this is refused (a real entry is a few KiB)."""
-MAX_YAML_NODES = 20_000
-"""Anchors/aliases expanding past this many nodes are refused ("billion laughs")."""
+def _env_int(name: str, default: int) -> int:
+    try:
+        value = int(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+MAX_YAML_NODES = _env_int("TRT_WHY_MAX_YAML_NODES", 20_000)
+"""A YAML file expanding past this many nodes, aliases counted each time they are used, is refused
+("billion laughs"). The largest built-in entry has under 600. TRT_WHY_MAX_YAML_NODES raises it."""
 MAX_YAML_DEPTH = 64
 """Collections nested deeper than this are refused (a real entry nests about 6 levels)."""
 
