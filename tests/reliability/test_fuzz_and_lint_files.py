@@ -12,7 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import OOM_LOG, ROOT, assert_one_line_error, child_env, trt_why
+from rel_helpers import OOM_LOG, ROOT, assert_one_line_error, child_env, trt_why
 
 FUZZ = ROOT / "fuzz"
 
@@ -149,9 +149,6 @@ def _bad_utf8_model(tmp_path: Path, what: str) -> Path:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="found by fuzz/fuzz_lint.py: protobuf string fields (node names, op_type) with "
-                   "invalid UTF-8 reach troubleshooter/lint/engine.py ModelIndex(...) as bytes: pydantic "
-                   "ValidationError traceback instead of a report or a one-line error")
 @pytest.mark.parametrize("what", ["node-name", "op-type"])
 def test_lint_model_with_invalid_utf8_strings(what: str, tmp_path: Path) -> None:
     pytest.importorskip("onnx")
@@ -160,9 +157,6 @@ def test_lint_model_with_invalid_utf8_strings(what: str, tmp_path: Path) -> None
     assert result.returncode in (0, 1, 2)
 
 
-@pytest.mark.xfail(strict=True, reason="troubleshooter/lint/render.py prints node names from the model verbatim: a "
-                   "downloaded ONNX file whose node is named '\\x1b]0;...\\x07\\x1bc' sets the title / resets the "
-                   "terminal of whoever runs `trt-why lint` on it (text and markdown formats)")
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_lint_output_carries_no_control_characters_from_the_model(fmt: str, tmp_path: Path) -> None:
     onnx = pytest.importorskip("onnx")

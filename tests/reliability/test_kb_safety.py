@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_error, trt_why
+from rel_helpers import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_error, trt_why
 
 from troubleshooter import api
 from troubleshooter.api import Engine

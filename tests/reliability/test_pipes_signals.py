@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from conftest import NOISE_LINE, OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, child_env, cli_cmd, popen, rss_kib
+from rel_helpers import NOISE_LINE, OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, child_env, cli_cmd, popen, rss_kib
 
 from troubleshooter import exit_codes
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import OOM_ID, OOM_LINE, ROOT, child_env, cli_cmd
+from rel_helpers import OOM_ID, OOM_LINE, ROOT, child_env, cli_cmd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -144,9 +144,46 @@ def load_model(path: str | os.PathLike[str]) -> LoadedModel:
     if not model.graph.node and not model.graph.output:
         raise ModelFileError(shown, "empty-model", "the model has no graph: no nodes and no outputs")
 
+    _clean_names(model)
     loaded = LoadedModel(path=shown, model=model, base_dir=model_path.resolve().parent)
     _check_external(loaded)
     return loaded
+
+
+def _clean(value: str | bytes) -> str:
+    from troubleshooter.core.logs import strip_ansi
+
+    text = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else value
+    return strip_ansi(text)
+
+
+def _clean_names(model: ModelProto) -> None:
+    """Names become plain text: invalid UTF-8 (protobuf hands it over as bytes) is replaced, and
+    terminal escapes or control characters in a downloaded model never reach a terminal or a report.
+    Only names are touched, never tensor data; renames are applied consistently to node inputs."""
+    for graph in iter_graphs(model.graph):
+        renames: dict[str, str] = {}
+
+        def fix(value: str | bytes) -> str:
+            clean = _clean(value)
+            if clean != value:
+                renames[value if isinstance(value, str) else clean] = clean
+            return clean
+
+        for node in graph.node:
+            for field in ("name", "op_type", "domain"):
+                value = getattr(node, field)
+                clean = _clean(value)
+                if clean != value:
+                    setattr(node, field, clean)
+            node.input[:] = [fix(v) for v in node.input]
+            node.output[:] = [fix(v) for v in node.output]
+        for info in [*graph.input, *graph.output, *graph.value_info]:
+            if _clean(info.name) != info.name:
+                info.name = fix(info.name)
+        for tensor in graph.initializer:
+            if _clean(tensor.name) != tensor.name:
+                tensor.name = fix(tensor.name)
 
 
 def _check_external(loaded: LoadedModel) -> None:
