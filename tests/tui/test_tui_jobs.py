@@ -105,3 +105,8 @@ def test_both_themes_keep_text_readable() -> None:
                 fg = bg.blend(fg.with_alpha(1), fg.a) if fg.a < 1 else fg
                 hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
                 assert (hi + 0.05) / (lo + 0.05) >= 4.5, (theme.name, name, background)
+
+
+def test_a_request_describes_itself_without_its_text() -> None:
+    # Textual describes a worker by repr() of its arguments: a 50 MB paste must not be copied.
+    assert repr(LogRequest(text="x" * 1000)) == "LogRequest(text=<1000 chars>, trt_version=None)"

@@ -36,13 +36,18 @@ class Cancelled(Exception):
     """Raised inside a worker when its run was replaced by a newer one."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class LogRequest:
     """What to diagnose: pasted text or a file, and the TensorRT version the user gave, if any."""
 
     text: str | None = None
     path: str | None = None
     trt_version: str | None = None
+
+    def __repr__(self) -> str:
+        # Workers describe themselves with repr(arguments): never copy a 50 MB paste into a string.
+        what = f"path={self.path!r}" if self.path is not None else f"text=<{len(self.text or '')} chars>"
+        return f"LogRequest({what}, trt_version={self.trt_version!r})"
 
     @property
     def name(self) -> str:

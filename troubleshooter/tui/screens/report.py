@@ -82,6 +82,9 @@ class ReportScreen(Screen[None]):
         self.query_one(LogView).set_log(self.log_text)
         self._fill()
         self.query_one(FindingsTree).focus()
+        if not self.log_text.complete:
+            self.notify(f"The log view holds the first {len(self.log_text.lines):,} lines; the diagnosis read them all.",
+                        severity="warning")
         pending = getattr(self.app, "lint_pending", None)
         if pending:
             self.lint_started(pending)
@@ -98,6 +101,9 @@ class ReportScreen(Screen[None]):
         if log is not None and log is not self.log_text:
             self.log_text = log
             self.query_one(LogView).set_log(log)
+            if not log.complete:
+                self.notify(f"The log view holds the first {len(log.lines):,} lines; the diagnosis read them all.",
+                            severity="warning")
         self.selected = next((d for d in report.diagnoses if d.id == keep), report.top)
         self._fill()
 
