@@ -69,8 +69,9 @@ def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | No
 
 def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None) -> Report:
     state = MatchState()
-    lines, nbytes, content = scan_stream(opened, engine.matcher.finder,
-                                lambda no, raw, nxt: engine.matcher.feed(state, no, raw, nxt), progress)
+    matcher = engine.matcher
+    lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(opened.size_hint), progress=progress,
+                                         on_region=matcher.region_sink(state))
     override = None
     if trt_version:
         override = normalise(trt_version)

@@ -3,30 +3,47 @@
 The matcher is compiled once per KB (and shared between threads: it keeps no per-log state);
 each log gets its own `MatchState`. Memory per log is bounded whatever its size: evidence lines
 and distinct captured values are capped, and counts keep going.
+
+The hot path. Large verbose logs repeat the same candidate lines again and again (every run of a
+sweep, every tactic of a layer), so what a line yields (its severity, the signatures it matches
+with their captures) is remembered by the line's bytes, its trtexec timestamp set aside: a repeated
+line costs a dictionary look-up. What depends on the rest of the log (environment facts, line
+numbers, capped evidence) is still applied line by line, so the result is exactly the one a
+line-by-line pass gives (`feed`); tests hold the two to that.
 """
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-import regex
-
+from troubleshooter.core import logs as _logs
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
-from troubleshooter.core.regexes import MATCH_TIMEOUT, CompiledSignature, compile_signature
-from troubleshooter.core.scan import Finder, make_finder
-from troubleshooter.kb.schema import Entry
-from troubleshooter.models import Evidence, LogLine
+from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for
+from troubleshooter.core.scan import MAX_LINE_BYTES, Finder, following_lines, make_finder
+from troubleshooter.kb.schema import Entry, Signature
+from troubleshooter.models import Evidence, Level, LogLine
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
 MAX_ERROR_LINES = 400
+MEMO_LINES = 32_768
+"""Distinct candidate lines remembered per matcher (then the memory starts afresh)."""
 
 ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "Exception", "Assertion",
                  "FAILED", "terminate called", "INTERNAL_ERROR", "failed")
 MARKER_PATTERNS = (r"^[EF]\d{4} \d",)  # glog / Triton error lines
+
+ENV_GATE_EXTRA = ("usr/", "opt/", "home/", "workspace/")
+"""With the environment's own literals: a line holding none of these cannot change the environment
+(the Linux path pattern also accepts ``usr/`` after a space), so it is not fed to it."""
+
+_TIMESTAMP = re.compile(rb"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
+"""trtexec's ``[08/07/2024-12:27:04]``: 21 bytes that never change how the rest of a line reads."""
 
 
 @dataclass
@@ -59,77 +76,252 @@ class MatchState:
     slow_signatures: set[str] = field(default_factory=set)
 
 
-class Matcher:
-    """Compiled signatures of a KB, indexed by prefilter literal."""
+class LazySignature:
+    """A signature whose regex is compiled the first time a line needs it."""
 
-    def __init__(self, entries: Sequence[Entry], prefer: str | None = None) -> None:
+    __slots__ = ("entry_id", "sig", "literals", "key", "_pattern")
+
+    def __init__(self, entry_id: str, sig: Signature, literals: Sequence[str]) -> None:
+        self.entry_id = entry_id
+        self.sig = sig
+        self.literals = tuple(literals)
+        self.key = f"{entry_id}::{sig.id}"
+        self._pattern: Any = None
+
+    @property
+    def pattern(self) -> Any:
+        if self._pattern is None:
+            self._pattern = compile_pattern(self.sig.regex, self.sig.ignore_case)
+        return self._pattern
+
+
+class LiteralIndex:
+    """Which of a fixed set of literals occur in a string, without trying every one.
+
+    Literals are bucketed by their rarest character; a bucket is looked at only when its character
+    is in the string. Exact: the answer is `{lit for lit in literals if lit in text}`.
+    """
+
+    def __init__(self, literals: Iterable[str]) -> None:
+        from troubleshooter.core.scan import _BYTE_FREQ
+
+        def rarity(ch: str) -> int:
+            return _BYTE_FREQ[ord(ch)] if ord(ch) < 256 else 0
+
+        buckets: dict[str, list[str]] = {}
+        self.empty = False
+        for lit in sorted(set(literals)):
+            if not lit:
+                self.empty = True
+                continue
+            buckets.setdefault(min(lit, key=lambda c: (rarity(c), c)), []).append(lit)
+        self.buckets = sorted(buckets.items(), key=lambda kv: rarity(kv[0]))
+
+    def find(self, text: str) -> list[str]:
+        out = [lit for ch, lits in self.buckets if ch in text for lit in lits if lit in text]
+        if self.empty:
+            out.append("")
+        return out
+
+    def any(self, text: str) -> bool:
+        if self.empty:
+            return True
+        for ch, lits in self.buckets:
+            if ch in text:
+                for lit in lits:
+                    if lit in text:
+                        return True
+        return False
+
+
+_Match = tuple[LazySignature, dict[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _LineInfo:
+    """What one candidate line yields, whatever its number and timestamp."""
+
+    empty: bool
+    """No payload: the line is skipped."""
+    plain: bool
+    """Nothing about it depends on its neighbours or the environment: the fast path applies."""
+    origin: str | None
+    matches: tuple[_Match, ...]
+    is_error: bool
+    idle: bool = False
+    """Neither a match nor an error line: only its origin is noted."""
+
+
+class _Line:
+    """The parts of a `LogLine`, without building the model (most candidate lines never need it)."""
+
+    __slots__ = ("no", "level", "origin", "text", "raw")
+
+    def __init__(self, no: int, level: Level | None, origin: str | None, text: str, raw: str) -> None:
+        self.no, self.level, self.origin, self.text, self.raw = no, level, origin, text, raw
+
+
+class Matcher:
+    """Signatures of a KB, indexed by prefilter literal (regexes compiled on first use)."""
+
+    def __init__(self, entries: Sequence[Entry], prefer: str | None = None,
+                 literals: dict[str, list[str]] | None = None) -> None:
+        """`literals` (signature key -> prefilter literals) skips deriving them (the KB cache has them)."""
         self.entries = {e.id: e for e in entries}
-        self.signatures: list[CompiledSignature] = []
-        by_literal: dict[str, list[CompiledSignature]] = {}
-        caseless: dict[str, list[CompiledSignature]] = {}
+        self.prefer = prefer
+        self.signatures: list[LazySignature] = []
+        by_literal: dict[str, list[LazySignature]] = {}
+        caseless: dict[str, list[LazySignature]] = {}
         for entry in entries:
             for sig in entry.match.signatures:
-                cs = compile_signature(entry.id, sig)
+                key = f"{entry.id}::{sig.id}"
+                lits = literals[key] if literals is not None and key in literals else (literals_for(sig) or [])
+                cs = LazySignature(entry.id, sig, lits)
                 self.signatures.append(cs)
                 target = caseless if sig.ignore_case else by_literal
                 for lit in cs.literals:
                     target.setdefault(lit.lower() if sig.ignore_case else lit, []).append(cs)
         self.by_literal = by_literal
         self.caseless = caseless
+        self._caseless_ascii = all(lit.isascii() for lit in caseless)
+        self._caseless_re: Any = None
         env_lits = all_literals()
-        # Literal index: an alternation that, searched with overlapped=True, reports at each position the
-        # longest literal starting there; every shorter literal contained in it is implied.
-        lits = sorted(by_literal, key=lambda s: (-len(s), s))
-        self._lit_re = regex.compile("|".join(regex.escape(x) for x in lits)) if lits else None
-        self._contained = {lit: [o for o in lits if o != lit and o in lit] for lit in lits}
-        self._caseless_re = (
-            regex.compile("|".join(regex.escape(x) for x in caseless), regex.IGNORECASE) if caseless else None
-        )
-        self.finder: Finder = make_finder(
-            list(by_literal) + env_lits + list(ERROR_MARKERS), list(caseless), MARKER_PATTERNS, prefer
-        )
+        self._gate_literals = frozenset([*env_lits, *ENV_GATE_EXTRA])
+        # One index answers both questions about a line: which signature literals, and whether
+        # an environment literal, it holds.
+        self._index: Any = LiteralIndex([*by_literal, *self._gate_literals])
+        self._sig_lists: dict[tuple[tuple[str, ...], tuple[str, ...]], list[LazySignature]] = {}
+        self._misses = 0
+        self._finder_args = (list(by_literal) + env_lits + list(ERROR_MARKERS), list(caseless), list(MARKER_PATTERNS))
+        self._finders: dict[str, Finder] = {}
+        self._memo_ts: dict[bytes, _LineInfo] = {}
+        self._memo: dict[bytes, _LineInfo] = {}
+        # The timestamp can be set aside only if no literal could reach into it.
+        self._canonical = not any(re.search(r"\d\]", lit) or set(lit) <= set("[]0123456789/-: ")
+                                  for lit in (*self._finder_args[0], *ENV_GATE_EXTRA))
         self._lock = threading.Lock()
 
-    # -- per line -------------------------------------------------------------------------------
-    def _sigs_for(self, text: str) -> list[CompiledSignature]:
-        found: set[str] = set()
-        if self._lit_re is not None:
-            for lit in self._lit_re.findall(text, overlapped=True):
-                if lit not in found:
-                    found.add(lit)
-                    found.update(self._contained[lit])
-        out: list[CompiledSignature] = []
+    # -- finders ------------------------------------------------------------------------------------
+    @property
+    def finder(self) -> Finder:
+        """The preferred finder (TRT_WHY_MATCHER / `prefer`), built on first use."""
+        return self.finder_for(None)
+
+    def finder_for(self, size_hint: int | None) -> Finder:
+        """The finder for an input of about this many bytes (None: unknown or large).
+
+        With `auto`, small inputs get the pure finder: it has nothing to build, and every finder gives
+        the same line starts.
+        """
+        import os
+
+        from troubleshooter.core.scan import HYPERSCAN_MIN_BYTES, PythonFinder
+
+        choice = self.prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
+        if choice == "auto" and size_hint is not None and size_hint < HYPERSCAN_MIN_BYTES:
+            choice = "python"
+        finder = self._finders.get(choice)
+        if finder is None:
+            with self._lock:
+                finder = self._finders.get(choice)
+                if finder is None:
+                    lits, cless, markers = self._finder_args
+                    finder = PythonFinder(lits, cless, markers) if choice == "python" else make_finder(
+                        lits, cless, markers, choice)
+                    self._finders[choice] = finder
+        return finder
+
+    # -- per line -----------------------------------------------------------------------------------
+    def _sigs_for(self, text: str) -> list[LazySignature]:
+        """Signatures with a prefilter literal in the text, in (entry, signature) order."""
+        by_literal = self.by_literal
+        return self._sig_list([lit for lit in self._index.find(text) if lit in by_literal], text)
+
+    def _sig_list(self, literals: Iterable[str], text: str) -> list[LazySignature]:
+        """The signatures of these (case-sensitive) literals and of the caseless ones in the text."""
+        key = (tuple(sorted(literals)), tuple(sorted(self._caseless_in(text))) if self.caseless else ())
+        out = self._sig_lists.get(key)
+        if out is not None:
+            return out
         seen: set[int] = set()
-        for lit in sorted(found):
-            for cs in self.by_literal[lit]:
+        out = []
+        for group in ([self.by_literal[lit] for lit in key[0]] + [self.caseless.get(lit, []) for lit in key[1]]):
+            for cs in group:
                 if id(cs) not in seen:
                     seen.add(id(cs))
                     out.append(cs)
-        if self._caseless_re is not None:
-            for lit in set(m.lower() for m in self._caseless_re.findall(text, overlapped=True)):
-                for cs in self.caseless.get(lit, []):
-                    if id(cs) not in seen:
-                        seen.add(id(cs))
-                        out.append(cs)
         out.sort(key=lambda c: (c.entry_id, c.sig.id))
+        if len(self._sig_lists) >= 4096:
+            self._sig_lists.clear()
+        self._sig_lists[key] = out
         return out
+
+    def _caseless_in(self, text: str) -> set[str]:
+        if self._caseless_ascii and text.isascii():
+            lower = text.lower()
+            return {lit for lit in self.caseless if lit in lower}
+        if self._caseless_re is None:
+            import regex
+
+            self._caseless_re = regex.compile("|".join(regex.escape(x) for x in self.caseless), regex.IGNORECASE)
+        return {m.lower() for m in self._caseless_re.findall(text, overlapped=True)}
 
     def feed(self, state: MatchState, no: int, raw_bytes: bytes, following: Sequence[bytes] = ()) -> None:
         """Process one candidate line (with up to two following lines, for wrapped lines)."""
-        line = parse_line(no, decode_line(raw_bytes))
-        if not line.text:
+        self._feed(state, no, raw_bytes, following)
+
+    def _upgrade_indexes(self) -> None:
+        """After many new lines, look literals up with Hyperscan when it is there (same answers)."""
+        import os
+
+        if (self.prefer or os.environ.get("TRT_WHY_MATCHER", "auto")) == "python":
             return
-        text = line.text
-        joined = _join_wrapped(line, following)
-        if joined is not None:
+        try:
+            from troubleshooter.core.hsfinder import HyperscanLiteralSet
+
+            self._index = HyperscanLiteralSet([*self.by_literal, *self._gate_literals])
+        except Exception:  # noqa: BLE001 - no hyperscan: the pure index stays
+            return
+
+    def _feed(self, state: MatchState, no: int, raw_bytes: bytes,
+              following: Sequence[bytes] | Callable[[], Sequence[bytes]]) -> _LineInfo | None:
+        """`feed`, returning what the line yields when that can be remembered.
+
+        `following` may be a function giving the following lines (only wrapped lines need them).
+        """
+        self._misses += 1
+        if self._misses == 512:
+            self._upgrade_indexes()
+        level, origin, text, raw = parse_parts(decode_line(raw_bytes))
+        if not text:
+            return _EMPTY
+        line = _Line(no, level, origin, text, raw)
+        unbalanced = text.count("(") > text.count(")")
+        joined = None
+        if unbalanced:
+            joined = _join_wrapped(line, following() if callable(following) else following)
+        found = self._index.find(raw)
+        gate = self._gate_literals
+        by_literal = self.by_literal
+        if joined is None:
+            gated = any(lit in gate for lit in found)
+            literals = [lit for lit in found if lit in by_literal and lit in text]
+        else:
+            gated = True
             text = joined
-        state.env.feed(no, text, line.raw)
-        state.env.note_origin(line.origin)
+            literals = [lit for lit in self._index.find(text) if lit in by_literal]
+        env = state.env
+        if gated:
+            env.feed(no, text, raw)
+        env.note_origin(origin)
         matched: set[str] = set()
-        for cs in self._sigs_for(text):
-            if not level_ok(line.level, cs.sig.level):
+        matches: list[_Match] = []
+        timed_out = False
+        for cs in self._sig_list(literals, text):
+            if not level_ok(level, cs.sig.level):
                 continue
             if cs.key in state.slow_signatures:
+                timed_out = True  # what this line yields depends on this log's history
                 continue
             try:
                 m = cs.pattern.search(text, timeout=MATCH_TIMEOUT)
@@ -138,36 +330,124 @@ class Matcher:
                 state.notes.append(
                     f"signature {cs.key} took over {MATCH_TIMEOUT:.2f} s on line {no} and was skipped for the rest of this log"
                 )
+                timed_out = True
                 continue
             if m is None:
                 continue
             matched.add(cs.entry_id)
-            self._record(state, cs, line, m)
-        if is_error_line(line):
+            groups = {k: v.strip() for k, v in m.groupdict().items() if v is not None}
+            matches.append((cs, groups))
+            _record(state, cs, no, raw, groups)
+        error = is_error_line(line)  # type: ignore[arg-type]
+        if error:
             state.error_lines_seen += 1
             if len(state.error_lines) < MAX_ERROR_LINES:
-                if joined is not None:
-                    line = line.model_copy(update={"text": joined})
-                state.error_lines.append((line, frozenset(matched)))
+                state.error_lines.append((LogLine(no=no, level=level, origin=origin, text=text, raw=raw),
+                                          frozenset(matched)))
+        if timed_out:
+            return None
+        return _LineInfo(False, not (gated or unbalanced), origin, tuple(matches), error,
+                         not matches and not error)
 
-    @staticmethod
-    def _record(state: MatchState, cs: CompiledSignature, line: LogLine, m: regex.Match[str]) -> None:
-        entry_hits = state.hits.setdefault(cs.entry_id, EntryHits())
-        sh = entry_hits.by_sig.setdefault(cs.sig.id, SignatureHits())
-        sh.count += 1
-        if not sh.first_line:
-            sh.first_line = line.no
-        sh.last_line = line.no
-        if len(sh.evidence) < MAX_EVIDENCE:
-            sh.evidence.append(Evidence(line=line.no, text=line.raw, signature=cs.sig.id, role=cs.sig.role))
-        groups = {k: v for k, v in m.groupdict().items() if v is not None}
-        if not sh.captures and groups:
-            sh.captures = {k: v.strip() for k, v in groups.items()}
-        for k, v in groups.items():
-            vals = sh.values.setdefault(k, [])
-            v = v.strip()
-            if v not in vals and len(vals) < MAX_VALUES:
-                vals.append(v)
+    def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,
+                    line_base: int) -> int:
+        """Process the candidate lines of buf[:end] (whole lines), `line_base` lines before it.
+
+        The same as `feed` on each line with the two lines after it, faster on repeated lines.
+        Returns the number of newlines in buf[:end].
+        """
+        count = line_base
+        prev = 0
+        bcount = buf.count
+        bfind = buf.find
+        memo_ts = self._memo_ts
+        memo = self._memo
+        ts_match = _TIMESTAMP.match if self._canonical else None
+        env = state.env
+        for s in starts:
+            count += bcount(b"\n", prev, s)
+            prev = s
+            e = bfind(b"\n", s, end)
+            if e < 0:
+                e = end
+            raw = bytes(buf[s:e if e - s <= MAX_LINE_BYTES else s + MAX_LINE_BYTES])
+            no = count + 1
+            if ts_match is not None and raw[:1] == b"[" and ts_match(raw):
+                table, key = memo_ts, raw[21:]
+            else:
+                table, key = memo, raw
+            info = table.get(key)
+            if info is None or not info.plain:
+                info = self._feed(state, no, raw, lambda: following_lines(buf, e + 1, end))
+                if info is not None:
+                    if len(table) >= MEMO_LINES:
+                        table.clear()
+                    table[key] = info
+                continue
+            if info.empty:
+                continue
+            # The fast path: what `_feed` does for a plain line, from what the line yielded before.
+            env.note_origin(info.origin)
+            if info.idle:
+                continue
+            line: LogLine | None = None
+            for cs, groups in info.matches:
+                if cs.key in state.slow_signatures:
+                    continue
+                sh = _hits_for(state, cs)
+                if len(sh.evidence) < MAX_EVIDENCE:
+                    line = line or fast_parse(no, decode_line(raw))
+                    _record(state, cs, no, line.raw, groups, sh)
+                    continue
+                sh.count += 1
+                sh.last_line = no
+                if not sh.captures and groups:
+                    sh.captures = dict(groups)
+                for k, v in groups.items():
+                    vals = sh.values.setdefault(k, [])
+                    if len(vals) < MAX_VALUES and v not in vals:
+                        vals.append(v)
+            if info.is_error:
+                state.error_lines_seen += 1
+                if len(state.error_lines) < MAX_ERROR_LINES:
+                    line = line or fast_parse(no, decode_line(raw))
+                    matched = frozenset(cs.entry_id for cs, _ in info.matches if cs.key not in state.slow_signatures)
+                    state.error_lines.append((line, matched))
+        return count - line_base + bcount(b"\n", prev, end)
+
+    def region_sink(self, state: MatchState) -> Callable[[bytearray, list[int], int, int], int]:
+        """A `scan_stream` region callback feeding this state."""
+        return lambda buf, starts, end, line_base: self.feed_region(state, buf, starts, end, line_base)
+
+
+_EMPTY = _LineInfo(True, True, None, (), False)
+
+
+def _hits_for(state: MatchState, cs: LazySignature) -> SignatureHits:
+    entry_hits = state.hits.get(cs.entry_id)
+    if entry_hits is None:
+        entry_hits = state.hits[cs.entry_id] = EntryHits()
+    sh = entry_hits.by_sig.get(cs.sig.id)
+    if sh is None:
+        sh = entry_hits.by_sig[cs.sig.id] = SignatureHits()
+    return sh
+
+
+def _record(state: MatchState, cs: LazySignature, no: int, raw: str, groups: dict[str, str],
+            sh: SignatureHits | None = None) -> None:
+    sh = sh or _hits_for(state, cs)
+    sh.count += 1
+    if not sh.first_line:
+        sh.first_line = no
+    sh.last_line = no
+    if len(sh.evidence) < MAX_EVIDENCE:
+        sh.evidence.append(Evidence(line=no, text=raw, signature=cs.sig.id, role=cs.sig.role))
+    if not sh.captures and groups:
+        sh.captures = dict(groups)
+    for k, v in groups.items():
+        vals = sh.values.setdefault(k, [])
+        if len(vals) < MAX_VALUES and v not in vals:
+            vals.append(v)
 
 
 def _join_wrapped(line: LogLine, following: Sequence[bytes]) -> str | None:
@@ -185,3 +465,144 @@ def _join_wrapped(line: LogLine, following: Sequence[bytes]) -> str | None:
         sep = "" if len(line.raw) >= 60 and not line.raw.endswith(" ") else " "
         return text + sep + nxt.strip()
     return None
+
+
+# -- parse_line, faster ---------------------------------------------------------------------------
+
+def _combined_rules() -> tuple[Any, list[tuple[str | None, str | None, bool]]] | None:
+    """`logs._RULES` as one alternation tried once per step instead of rule by rule.
+
+    An alternation returns its first alternative that matches, which is the rule the loop picks
+    (an empty match, which the loop skips, sends the line to `parse_line`). None if the rules do
+    not combine (flags, back-references): then `parse_line` does everything.
+    """
+    try:
+        rules = _logs._RULES
+    except AttributeError:
+        return None
+    parts: list[str] = []
+    meta: list[tuple[str | None, str | None, bool]] = []
+    flags = {rule.flags for rule, _o, _v in rules}
+    if len(flags) != 1:
+        return None
+    for i, (rule, origin, overrides) in enumerate(rules):
+        src = rule.pattern
+        if not isinstance(src, str) or re.search(r"\\\d|\(\?P=|^\(\?[aiLmsux]+\)", src):
+            return None  # back-references or global flags: not safely combined
+        names = re.findall(r"\(\?P<(\w+)>", src)
+        renamed = re.sub(r"\(\?P<(\w+)>", lambda m: f"(?P<{m.group(1)}_{i}>", src)
+        parts.append(f"(?P<r{i}>{renamed})")
+        meta.append((f"lvl_{i}" if "lvl" in names else None, origin, overrides))
+    try:
+        combined = re.compile("|".join(parts), flags.pop())
+    except re.error:
+        return None
+    return combined, meta
+
+
+_FAST: tuple[Any, list[tuple[str | None, str | None, bool]]] | None | bool = False
+_PAYLOAD_LITERALS: list[str] | None = None
+"""Every match of `logs._PAYLOAD_ERROR` holds one of these: the regex runs only when one is there."""
+
+
+def fast_parse(no: int, raw: str) -> LogLine:
+    """`logs.parse_line`, with the prefix rules tried in one regex call per step.
+
+    The same result as `parse_line` for every line (checked at start-up on sample lines, and by the
+    tests); falls back to it whenever the shortcut could differ.
+    """
+    level, origin, text, raw = parse_parts(raw)
+    return LogLine(no=no, level=level, origin=origin, text=text, raw=raw)
+
+
+def parse_parts(raw: str) -> tuple[Level | None, str | None, str, str]:
+    """`fast_parse` as (level, origin, text, raw), without building the model."""
+    global _FAST, _PAYLOAD_LITERALS
+    if _FAST is False:
+        from troubleshooter.core.regexes import derive_literals
+
+        _PAYLOAD_LITERALS = derive_literals(_logs._PAYLOAD_ERROR.pattern) if hasattr(_logs, "_PAYLOAD_ERROR") else None
+        _FAST = _combined_rules()
+        if _FAST is not None and not all(_probe_ok(s) for s in _PROBES):
+            _FAST = None
+    parts = _fast_parse(raw) if _FAST is not None else None
+    if parts is None:
+        line = parse_line(0, raw)
+        return line.level, line.origin, line.text, line.raw
+    return parts
+
+
+def _probe_ok(raw: str) -> bool:
+    parts = _fast_parse(raw)
+    line = parse_line(0, raw)
+    return parts is not None and parts == (line.level, line.origin, line.text, line.raw)
+
+
+def _fast_parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:
+    combined, meta = _FAST  # type: ignore[misc]
+    L = _logs
+    if len(raw) > L.MAX_LINE_CHARS:
+        raw = raw[:L.MAX_LINE_CHARS]
+    raw = L.strip_ansi(raw).rstrip("\r\n")
+    if "\r" in raw:
+        parts = [p for p in raw.split("\r") if p.strip()]
+        raw = parts[-1] if parts else ""
+    rest = raw.lstrip("\ufeff ")
+    level = None
+    origin = None
+    words = L._LEVEL_WORDS
+    for _ in range(8):
+        m = combined.match(rest)
+        if m is None:
+            break
+        if m.end() == 0:
+            return None
+        i = int(m.lastgroup[1:])
+        lvl_group, rule_origin, overrides = meta[i]
+        if lvl_group is not None:
+            lvl = m.group(lvl_group)
+            if lvl:
+                new = words.get(lvl.upper())
+                if new is not None and (level is None or overrides):
+                    level = new
+        if rule_origin and (origin is None or origin in ("trt", "docker")):
+            origin = rule_origin
+        rest = rest[m.end():]
+    if level is None:
+        m = L._BARE_LEVEL.match(rest)
+        if m:
+            level = words[m.group("lvl").upper()]
+            rest = rest[m.end():]
+        elif L._TRACEBACK.match(rest) or L._TERMINATE.match(rest) or L._EXCEPTION.match(rest):
+            level = L.Level.ERROR
+            origin = origin or "traceback"
+    if origin == "trt":
+        origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
+    text = rest.strip()
+    if (level is None or level is L.Level.WARNING) and (
+            _PAYLOAD_LITERALS is None or any(lit in text for lit in _PAYLOAD_LITERALS)) and L._PAYLOAD_ERROR.search(text):
+        level = L.Level.ERROR
+    return level, origin, text, raw
+
+
+_PROBES = (
+    "[08/07/2024-12:27:04] [E] [TRT] 10: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error (x)",
+    "[08/07/2024-12:27:04] [W] [TRT] Missing scale and zero-point for tensor t, expect fall back",
+    "[08/07/2024-12:27:04] [V] [TRT] /m/Conv [Conv] inputs: [x -> (1, 3)[FLOAT]], ",
+    "[TRT] [E] 1: [defaultAllocator.cpp::deallocateAsync::64] Error Code 1: Cuda Runtime (operation not supported)",
+    "[TensorRT] ERROR: Network must have at least one output",
+    "ERROR: [TRT]: UffParser: Validator error",
+    "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] [2024-01-01 10:00:00 ERROR] x",
+    "E0305 12:00:00.123456 1 model.cc:123] failed to load",
+    "trt-1  | [08/07/2024-12:27:04] [E] Error[4]: x",
+    "Traceback (most recent call last):",
+    "RuntimeError: CUDA error",
+    "WARNING:root:something",
+    "[!] Could not load library",
+    "\x1b[31m[E] red\x1b[0m",
+    "progress 10%\rprogress 100%\r[E] done",
+    "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec",
+    "[6] Invalid Node - /x",
+    "",
+    "   ",
+)

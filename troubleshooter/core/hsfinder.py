@@ -1,0 +1,128 @@
+"""The fast finder: every needle in one Hyperscan database (the `fast` extra, x86).
+
+Block mode over the scanner's reused buffer. Hyperscan reports every match (no SINGLEMATCH: every
+line counts); literals are reported by their end, markers (compiled with SOM_LEFTMOST) by their
+start, and each match is mapped to the start of its line. The answer is exactly the pure finder's:
+the same canonical needles (`scan.Needles`), ASCII case folding for caseless literals, MULTILINE
+markers attributed to the line where they start.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import hyperscan
+
+from troubleshooter.core.scan import Needles, all_line_starts
+
+
+_ESCAPED = [bytes([b]) if (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122) else b"\\x%02x" % b for b in range(256)]
+
+
+def _escape(lit: bytes) -> bytes:
+    """A literal as a Hyperscan pattern: letters and digits as they are, every other byte as \\xHH."""
+    return b"".join(map(_ESCAPED.__getitem__, lit))
+
+
+class HyperscanFinder:
+    """Line starts of the lines holding a needle, found by Hyperscan."""
+
+    name = "hyperscan"
+
+    def __init__(self, literals: Sequence[str], caseless: Sequence[str] = (), markers: Sequence[str] = ()) -> None:
+        self.needles = Needles.build(literals, caseless, markers)
+        n = self.needles
+        exprs = [_escape(lit) for lit in n.literals] + [_escape(lit) for lit in n.caseless]
+        flags = [0] * len(n.literals) + [hyperscan.HS_FLAG_CASELESS] * len(n.caseless)
+        self._first_marker = len(exprs)
+        exprs += [m.encode("utf-8") for m in n.markers]
+        flags += [hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_SOM_LEFTMOST] * len(n.markers)
+        self._empty = not exprs
+        self._local = threading.local()
+        if self._empty:
+            self.db = None
+            return
+        self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
+
+    def _scratch(self) -> hyperscan.Scratch:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:  # one scratch per thread: Hyperscan's rule
+            scratch = self._local.scratch = hyperscan.Scratch(self.db)
+        return scratch
+
+    def line_starts(self, buf: bytearray | bytes, end: int) -> list[int]:
+        if self.needles.everything:
+            return all_line_starts(buf, end)
+        if self._empty or end <= 0:
+            return []
+        positions: list[int] = []
+        append = positions.append
+        first_marker = self._first_marker
+
+        def on_match(pattern_id: int, start: int, stop: int, _flags: int, _ctx: object) -> None:
+            # Literals: the last byte of the match (a literal never spans lines); markers: their start.
+            append(stop - 1 if pattern_id < first_marker else start)
+
+        data = buf if end == len(buf) else memoryview(buf)[:end]
+        try:
+            self.db.scan(data, match_event_handler=on_match, scratch=self._scratch())  # type: ignore[union-attr]
+        finally:
+            if isinstance(data, memoryview):
+                data.release()
+        if not positions:
+            return []
+        positions.sort()
+        out: list[int] = []
+        rfind = buf.rfind
+        find = buf.find
+        line_end = -1
+        for p in positions:
+            if p < line_end:
+                continue
+            out.append(rfind(b"\n", 0, p) + 1)
+            line_end = find(b"\n", p, end)
+            if line_end < 0:
+                break
+        return out
+
+
+class HyperscanLiteralSet:
+    """Which of a fixed set of literals occur in a string (`matcher.LiteralIndex`'s answer, faster)."""
+
+    def __init__(self, literals: Sequence[str]) -> None:
+        self.literals = sorted({lit for lit in literals if lit})
+        self.empty = any(not lit for lit in literals)
+        self._local = threading.local()
+        self.db: hyperscan.Database | None = None
+        if self.literals:
+            exprs = [_escape(lit.encode("utf-8")) for lit in self.literals]
+            self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs),
+                            flags=hyperscan.HS_FLAG_SINGLEMATCH)
+
+    def _scratch(self) -> hyperscan.Scratch:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = hyperscan.Scratch(self.db)
+        return scratch
+
+    def find(self, text: str) -> list[str]:
+        out: list[str] = []
+        if self.db is not None:
+            lits = self.literals
+            append = out.append
+
+            def on_match(pattern_id: int, _start: int, _stop: int, _flags: int, _ctx: object) -> None:
+                append(lits[pattern_id])
+
+            self.db.scan(text.encode("utf-8", "surrogatepass"), match_event_handler=on_match, scratch=self._scratch())
+        if self.empty:
+            out.append("")
+        return out
+
+    def any(self, text: str) -> bool:
+        if self.empty:
+            return True
+        return bool(self.find(text))
