@@ -72,11 +72,11 @@ class LogText:
 
 def view_line(raw: str) -> str:
     """One line for display: ANSI removed, carriage-return redraws resolved, tabs expanded, capped."""
-    text = strip_ansi(raw[:MAX_VIEW_CHARS]).rstrip("\r")
-    if "\r" in text:
+    text = raw[:MAX_VIEW_CHARS].rstrip("\r")
+    if "\r" in text:  # a progress bar redrawn in place: keep what was drawn last
         parts = [p for p in text.split("\r") if p.strip()]
         text = parts[-1] if parts else ""
-    return text.expandtabs(4)
+    return strip_ansi(text.expandtabs(4))
 
 
 class _ChunkedReader(io.RawIOBase):
