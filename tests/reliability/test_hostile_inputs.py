@@ -314,9 +314,20 @@ def test_damaged_gzip(tmp_path: Path) -> None:
 
 
 def _bomb(path: Path, content: bytes, total: int) -> None:
-    with gzip.open(path, "wb", compresslevel=9) as fh:
-        for _ in range(total // len(content)):
-            fh.write(content)
+    """A gzip file of `content` repeated up to `total` bytes, built in a moment: with a full flush after
+    each block, every block compresses to the same bytes, so one compressed block is written N times."""
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = comp.compress(content) + comp.flush(zlib.Z_FULL_FLUSH)
+    count = total // len(content)
+    crc = 0
+    for _ in range(count):
+        crc = zlib.crc32(content, crc)
+    with open(path, "wb") as fh:
+        fh.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff")  # gzip header: deflate, no name, max compression
+        for _ in range(count):
+            fh.write(block)
+        fh.write(comp.flush(zlib.Z_FINISH))
+        fh.write(struct.pack("<II", crc, (count * len(content)) & 0xFFFFFFFF))
 
 
 def test_gzip_bomb_is_stopped_and_said(tmp_path: Path) -> None:
