@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import gc
 import gzip
-import os
 import random
 import re
 import resource
@@ -26,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from troubleshooter import api  # noqa: E402
-from troubleshooter.errors import InputError  # noqa: E402
-from troubleshooter.render import render  # noqa: E402
+from troubleshooter import api
+from troubleshooter.errors import InputError
+from troubleshooter.render import render
 
 
 def rss_mb() -> float:

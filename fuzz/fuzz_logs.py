@@ -50,7 +50,7 @@ def test_one_input(data: bytes) -> None:
         if not message or "\n" in message:
             raise AssertionError(f"an InputError must be one line: {message!r}") from None
         report = None
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         if not _known(exc):
             raise
         report = None
@@ -68,7 +68,7 @@ def main() -> None:
     import atheris
 
     with atheris.instrument_imports(include=["troubleshooter"]):
-        import troubleshooter.api  # noqa: F401
+        import troubleshooter.api
         import troubleshooter.core.logs  # noqa: F401
     _engine()
     atheris.Setup(sys.argv, test_one_input)

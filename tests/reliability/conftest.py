@@ -4,4 +4,4 @@
 session, `from conftest import ...` would pick whichever was imported first.)
 """
 
-from rel_helpers import *  # noqa: F401,F403
+from rel_helpers import *

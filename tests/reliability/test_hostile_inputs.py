@@ -410,8 +410,7 @@ def test_ten_million_short_lines(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     with open(path, "wb") as fh:
         block = b"x\n" * 1_000_000
-        for _ in range(10):
-            fh.write(block)
+        fh.writelines(block for _ in range(10))
         fh.write(OOM_LOG.encode())
     report = _oom_found(trt_why(str(path), "--format", "json", timeout=600), 10_000_000 + OOM_LINE_NO)
     assert report["source"]["lines"] == 10_000_000 + OOM_LOG.count("\n")

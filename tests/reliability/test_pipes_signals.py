@@ -112,9 +112,8 @@ def _slow_log(tmp_path, lines: int = 200_000) -> str:  # type: ignore[no-untyped
     """Distinct error lines: each one goes through the matcher, so the scan takes a while (CPU-bound)."""
     path = tmp_path / "errors.log"
     with open(path, "w") as fh:
-        for i in range(lines):
-            fh.write(f"[11/22/2024-13:40:08] [E] [TRT] 10: Could not find any implementation for node "
-                     f"/model.{i}/conv/Conv + /model.{i}/act/Relu.\n")
+        fh.writelines(f"[11/22/2024-13:40:08] [E] [TRT] 10: Could not find any implementation for node "
+                     f"/model.{i}/conv/Conv + /model.{i}/act/Relu.\n" for i in range(lines))
     return str(path)
 
 

@@ -12,13 +12,12 @@ import gzip
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from rel_helpers import OOM_ID, OOM_LINE, ROOT, child_env, cli_cmd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rel_helpers import OOM_ID, OOM_LINE, ROOT, child_env, cli_cmd
 
 from troubleshooter import api
 from troubleshooter.errors import InputError

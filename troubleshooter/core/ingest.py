@@ -441,7 +441,8 @@ def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opene
         probe = sniff[: len(sniff) & ~1].decode(encoding, errors="replace").encode("utf-8")
         _refuse_binary(probe, name)
         body = _Transcoder(body, status, encoding)
-    return Opened(name=name, stream=_DropNul(body, status), encoding=encoding, notes=notes, size_hint=size_hint)
+    stream_out: Any = _DropNul(body, status)  # a RawIOBase: readinto/read/close, which is all scanning needs
+    return Opened(name=name, stream=stream_out, encoding=encoding, notes=notes, size_hint=size_hint)
 
 
 def _guarded_wrap(raw: Any, name: str, size_hint: int | None, own: bool) -> Opened:

@@ -166,8 +166,7 @@ def _describe(exc: ValidationError) -> str:
     for err in exc.errors()[:4]:
         loc = ".".join(str(p) for p in err["loc"]) or "(entry)"
         msg = err["msg"]
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
+        msg = msg.removeprefix("Value error, ")
         parts.append(f"{loc}: {msg}")
     more = len(exc.errors()) - 4
     if more > 0:
@@ -268,7 +267,7 @@ def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path
                     raise exc if isinstance(exc, KBError) else KBError(str(exc), path=str(path)) from None
                 msg = str(exc)
                 prefix = f"{path}: "
-                problems.append(KBProblem(str(path), msg[len(prefix):] if msg.startswith(prefix) else msg))
+                problems.append(KBProblem(str(path), msg.removeprefix(prefix)))
                 continue
             entries[entry.id] = entry
             origins[entry.id] = str(path)
