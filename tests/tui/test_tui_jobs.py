@@ -110,3 +110,25 @@ def test_both_themes_keep_text_readable() -> None:
 def test_a_request_describes_itself_without_its_text() -> None:
     # Textual describes a worker by repr() of its arguments: a 50 MB paste must not be copied.
     assert repr(LogRequest(text="x" * 1000)) == "LogRequest(text=<1000 chars>, trt_version=None)"
+
+
+def _sample_logs() -> list[str]:
+    from tui_helpers import SAMPLES
+
+    return sorted(p.name for p in SAMPLES.glob("*.log*")) if SAMPLES.is_dir() else []
+
+
+@pytest.mark.parametrize("name", _sample_logs())
+def test_every_sample_log_is_numbered_like_the_engine(name: str) -> None:
+    """Evidence jumps land on the right line: the log view counts lines as the engine does."""
+    from troubleshooter.api import get_engine
+
+    request = LogRequest(path=sample(name))
+    report = jobs.diagnose_request(request, get_engine(), lambda d, t: None, lambda: False)
+    log = jobs.read_log_text(request, lambda: False)
+    assert len(log.lines) == report.source.lines
+    for d in report.diagnoses:
+        for ev in d.evidence:
+            shown = log.line(ev.line)
+            assert shown is not None
+            assert jobs.view_line(ev.text).strip()[:40] in shown or not ev.text.strip()

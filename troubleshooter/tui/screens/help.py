@@ -53,6 +53,7 @@ class HelpScreen(ModalScreen[None]):
         from troubleshooter.tui.app import TrtWhyApp
         from troubleshooter.tui.dialogs.export import ExportDialog
         from troubleshooter.tui.dialogs.open_file import OpenFileDialog
+        from troubleshooter.tui.screens.entry import EntryScreen
         from troubleshooter.tui.screens.input import InputScreen
         from troubleshooter.tui.screens.report import ReportScreen
         from troubleshooter.tui.widgets.fixes import FixChecklist
@@ -67,6 +68,7 @@ class HelpScreen(ModalScreen[None]):
             ("Log view (when focused)", log_keys),
             ("Open file dialog", OpenFileDialog.BINDINGS),
             ("Export dialog", ExportDialog.BINDINGS),
+            ("Help and KB entries", EntryScreen.BINDINGS),
             ("Lists and trees", [Binding("up,down", "x", "Move"), Binding("enter", "x", "Choose / jump to the line"),
                                  Binding("tab,shift+tab", "x", "Next / previous pane")]),
         ]
