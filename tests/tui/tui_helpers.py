@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("textual")
-
 from troubleshooter.api import Engine
 from troubleshooter.kb.loader import load_folders
 from troubleshooter.tui.app import TrtWhyApp, create_app
