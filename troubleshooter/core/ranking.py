@@ -38,9 +38,29 @@ _CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "repor
 MAX_SHOWN_EVIDENCE = 8
 
 
-def fill(text: str, values: dict[str, str]) -> str:
-    """Replace {name} by a known value; leave other braces (code, dict literals) alone."""
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+_SHELLS = ("bash", "sh", "shell", "console", "powershell", "zsh")
+_SOURCE = ("python", "cpp", "c++", "c")
+
+
+def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
+    """Replace {name} by a known value; leave other braces (code, dict literals) alone.
+
+    Values come from the log, i.e. from whoever wrote it: in a shell command they are quoted
+    (`shlex.quote`, a no-op for ordinary node names), in source code they are escaped for a string
+    literal, so a hostile node name cannot become syntax in a command the user copies.
+    """
+    def value(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in values:
+            return m.group(0)
+        v = values[name]
+        if lang in _SHELLS:
+            return shlex.quote(v)
+        if lang in _SOURCE:
+            return v.replace("\\", "\\\\").replace('"', '\\"').replace("'", "\\'").replace("\n", "\\n")
+        return v
+
+    return _PLACEHOLDER.sub(value, text)
 
 
 def in_range(version: str | None, spec: str | None) -> bool | None:
@@ -182,7 +202,8 @@ def _fixes(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
             if in_range(version, step.versions) is False:
                 continue
             text = fill(step.text.strip(), vals)
-            cmd = Command(lang=step.lang or "text", code=fill(step.code.rstrip(), vals)) if step.code else None
+            lang = (step.lang or "text").lower()
+            cmd = Command(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
             detail.append(FixStep(text=text, command=cmd))
             steps.append(text + (f"\n{cmd.code}" if cmd else ""))
         if steps:
