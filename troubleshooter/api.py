@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -18,7 +17,6 @@ from troubleshooter.core import ingest
 from troubleshooter.core.matcher import Matcher, MatchState
 from troubleshooter.core.ranking import rank
 from troubleshooter.core.scan import scan_stream
-from troubleshooter.core.suggest import Suggester, unexplained
 from troubleshooter.core.versions import normalise
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
@@ -26,22 +24,46 @@ from troubleshooter.kb.loader import load_kb as _load_kb
 from troubleshooter.models import Report, Source
 
 if TYPE_CHECKING:
+    from troubleshooter.core.suggest import Suggester
     from troubleshooter.lint.report import LintReport
 
 Progress = Callable[[int], None]
 
 
-@dataclass
 class Engine:
-    """A loaded KB with its compiled matcher and suggester."""
+    """A loaded KB with its compiled matcher and suggester (built the first time it is needed)."""
 
-    kb: KnowledgeBase
-    matcher: Matcher
-    suggester: Suggester
+    def __init__(self, kb: KnowledgeBase, matcher: Matcher, suggester: Suggester | None = None) -> None:
+        self.kb = kb
+        self.matcher = matcher
+        self._suggester = suggester
+        self._lock = threading.Lock()
+
+    @property
+    def suggester(self) -> Suggester:
+        if self._suggester is None:
+            with self._lock:
+                if self._suggester is None:
+                    from troubleshooter.core.suggest import Suggester
+
+                    self._suggester = Suggester(self.kb.entries)
+        return self._suggester
 
     @classmethod
-    def from_kb(cls, kb: KnowledgeBase, prefer: str | None = None) -> Engine:
-        return cls(kb, Matcher(kb.entries, prefer), Suggester(kb.entries))
+    def from_kb(cls, kb: KnowledgeBase, prefer: str | None = None,
+                literals: dict[str, list[str]] | None = None) -> Engine:
+        """`literals`: each signature's prefilter literals, when known (the KB cache keeps them)."""
+        return cls(kb, Matcher(kb.entries, prefer, literals))
+
+
+class _SuggesterWhenNeeded:
+    """Stands for the engine's suggester and builds it only if a line is left unexplained."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()):  # type: ignore[no-untyped-def]
+        return self.engine.suggester.similar(text, limit=limit, exclude=exclude)
 
 
 _engines: dict[tuple[tuple[str, ...], str], Engine] = {}
@@ -60,9 +82,10 @@ def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | No
     with _lock:
         engine = _engines.get(key)
         if engine is None:
-            from troubleshooter.kb.cache import load_kb_cached
+            from troubleshooter.kb.cache import load_kb_and_literals
 
-            engine = Engine.from_kb(load_kb_cached(extra), prefer)
+            kb, literals = load_kb_and_literals(extra)
+            engine = Engine.from_kb(kb, prefer, literals)
             _engines[key] = engine
         return engine
 
@@ -95,9 +118,17 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
         source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),
         environment=env,
         diagnoses=diagnoses,
-        unexplained=unexplained(state.error_lines, diagnoses, fired, engine.suggester),
+        unexplained=_unexplained(state, diagnoses, fired, engine),
         notes=notes,
     )
+
+
+def _unexplained(state: MatchState, diagnoses: list, fired: set[str], engine: Engine) -> list:  # type: ignore[type-arg]
+    if not state.error_lines:
+        return []
+    from troubleshooter.core.suggest import unexplained
+
+    return unexplained(state.error_lines, diagnoses, fired, _SuggesterWhenNeeded(engine))  # type: ignore[arg-type]
 
 
 def diagnose(

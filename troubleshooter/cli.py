@@ -53,18 +53,26 @@ def _write(text: str) -> None:
     sys.stdout.flush()
 
 
+PROGRESS_MIN_BYTES = 32 * 1024 * 1024
+"""Files smaller than this never show a progress bar (they take well under a second)."""
+
+
 def _progress_for(path: str, enabled: bool):  # type: ignore[no-untyped-def]
-    if not enabled or not sys.stderr.isatty():
+    """A progress bar on stderr, or None: only on a terminal, never for JSON (see cmd_diagnose)."""
+    if not enabled or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
         return None
+    always = os.environ.get("TRT_WHY_PROGRESS") == "always"  # tests and demos: even for a small file
     try:
         size = os.path.getsize(path) if path != "-" else 0
     except OSError:
         size = 0
-    if path != "-" and size < 32 * 1024 * 1024:
+    if path != "-" and size < PROGRESS_MIN_BYTES and not always:
         return None
+    if path.endswith(".gz"):
+        size = 0  # the bar counts decompressed bytes: no total to compare with
     from troubleshooter.render.progress import ProgressBar
 
-    return ProgressBar(size or None, sys.stderr)
+    return ProgressBar(size or None, sys.stderr, delay=0.0 if always else 0.5, min_interval=0.0 if always else 0.2)
 
 
 def cmd_diagnose(argv: Sequence[str]) -> int:
@@ -81,7 +89,8 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
     status = exit_codes.OK
     engine = api.get_engine(args.kb)
     for path in logs:
-        progress = _progress_for(path, not args.no_progress)
+        # JSON is for programs: no bar (on a terminal it would share the screen with the output).
+        progress = _progress_for(path, not args.no_progress and fmt != "json")
         common = dict(model=args.model, trt_version=args.trt_version, redact=args.redact,
                       redact_names=args.redact_names, engine=engine)
         try:

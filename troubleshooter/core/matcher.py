@@ -194,6 +194,7 @@ class Matcher:
         self._misses = 0
         self._finder_args = (list(by_literal) + env_lits + list(ERROR_MARKERS), list(caseless), list(MARKER_PATTERNS))
         self._finders: dict[str, Finder] = {}
+        self._inputs = 0
         self._memo_ts: dict[bytes, _LineInfo] = {}
         self._memo: dict[bytes, _LineInfo] = {}
         # The timestamp can be set aside only if no literal could reach into it.
@@ -218,8 +219,9 @@ class Matcher:
         from troubleshooter.core.scan import HYPERSCAN_MIN_BYTES, PythonFinder
 
         choice = self.prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
-        if choice == "auto" and size_hint is not None and size_hint < HYPERSCAN_MIN_BYTES:
-            choice = "python"
+        self._inputs += 1
+        if choice == "auto" and size_hint is not None and size_hint < HYPERSCAN_MIN_BYTES and self._inputs <= 16:
+            choice = "python"  # after many inputs (fleet mode) building the fast finder pays
         finder = self._finders.get(choice)
         if finder is None:
             with self._lock:
@@ -350,12 +352,14 @@ class Matcher:
                          not matches and not error)
 
     def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,
-                    line_base: int) -> int:
-        """Process the candidate lines of buf[:end] (whole lines), `line_base` lines before it.
+                    line_base: int, context_end: int | None = None) -> int:
+        """Process the candidate lines of buf[:end] (whole lines), `line_base` lines before it; the
+        lines up to `context_end` follow them (context for wrapped lines only).
 
         The same as `feed` on each line with the two lines after it, faster on repeated lines.
         Returns the number of newlines in buf[:end].
         """
+        ctx = end if context_end is None else context_end
         count = line_base
         prev = 0
         bcount = buf.count
@@ -378,7 +382,7 @@ class Matcher:
                 table, key = memo, raw
             info = table.get(key)
             if info is None or not info.plain:
-                info = self._feed(state, no, raw, lambda: following_lines(buf, e + 1, end))
+                info = self._feed(state, no, raw, lambda: following_lines(buf, e + 1, ctx))
                 if info is not None:
                     if len(table) >= MEMO_LINES:
                         table.clear()
@@ -415,9 +419,9 @@ class Matcher:
                     state.error_lines.append((line, matched))
         return count - line_base + bcount(b"\n", prev, end)
 
-    def region_sink(self, state: MatchState) -> Callable[[bytearray, list[int], int, int], int]:
+    def region_sink(self, state: MatchState) -> Callable[[bytearray, list[int], int, int, int], int]:
         """A `scan_stream` region callback feeding this state."""
-        return lambda buf, starts, end, line_base: self.feed_region(state, buf, starts, end, line_base)
+        return lambda buf, starts, end, line_base, ctx: self.feed_region(state, buf, starts, end, line_base, ctx)
 
 
 _EMPTY = _LineInfo(True, True, None, (), False)
@@ -539,14 +543,20 @@ def _probe_ok(raw: str) -> bool:
 
 
 def _fast_parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:
+    """`logs.parse_line` step for step, but each step of the prefix loop is one regex call.
+
+    Keep in step with `logs.parse_line`: `parse_parts` compares the two on `_PROBES` at start-up
+    and uses `parse_line` alone if they differ; tests/perf compare them on every sample log.
+    """
     combined, meta = _FAST  # type: ignore[misc]
     L = _logs
     if len(raw) > L.MAX_LINE_CHARS:
         raw = raw[:L.MAX_LINE_CHARS]
-    raw = L.strip_ansi(raw).rstrip("\r\n")
+    raw = raw.rstrip("\r\n")
     if "\r" in raw:
         parts = [p for p in raw.split("\r") if p.strip()]
         raw = parts[-1] if parts else ""
+    raw = L.strip_ansi(raw)
     rest = raw.lstrip("\ufeff ")
     level = None
     origin = None
@@ -601,6 +611,9 @@ _PROBES = (
     "[!] Could not load library",
     "\x1b[31m[E] red\x1b[0m",
     "progress 10%\rprogress 100%\r[E] done",
+    "\x1b]0;title\x07[W] [TRT] osc \x08 and bell\x07",
+    "\x1b[1;31m[08/07/2024-12:27:04] [E] [TRT] 3: colour\x1b[0m\r\n",
+    "\t[I] tab\tinside",
     "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec",
     "[6] Invalid Node - /x",
     "",

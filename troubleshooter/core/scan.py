@@ -27,17 +27,24 @@ from typing import Any, Protocol
 from troubleshooter.core.ingest import Opened
 
 BUFFER_BYTES = 8 * 1024 * 1024
+MIN_BUFFER_BYTES = 256 * 1024
+"""Small inputs start with a buffer this big (it grows up to BUFFER_BYTES)."""
+CONTEXT_LINES = 2
+"""Lines after a candidate that it may need (a line wrapped by a terminal continues on them)."""
 MAX_LINE_BYTES = 16 * 1024
 """Only this much of a line is handed on for matching (the line keeps its number)."""
 HYPERSCAN_MIN_BYTES = 4 * 1024 * 1024
 """With TRT_WHY_MATCHER=auto, inputs smaller than this use the pure finder (no database to build)."""
 SMALL_REGION_BYTES = 192 * 1024
-"""PythonFinder searches regions smaller than this literal by literal (nothing to compile)."""
+"""PythonFinder searches regions smaller than this literal by literal (nothing to compile)..."""
+SMALL_CALLS = 24
+"""... until it has done so this many times (then compiling its passes pays)."""
 
 CandidateFn = Callable[[int, bytes, Sequence[bytes]], None]
-RegionFn = Callable[[bytearray, list[int], int, int], "int | None"]
-"""(buffer, candidate line starts, end of the whole lines in the buffer, lines before the buffer) ->
-the number of newlines in buffer[:end] if the callback counted them (it had to, to number its lines)."""
+RegionFn = Callable[[bytearray, list[int], int, int, int], "int | None"]
+"""(buffer, candidate line starts, end of the whole lines to process, lines before the buffer, end of
+the lines after them that are context only) -> the number of newlines in buffer[:end] if the callback
+counted them (it had to, to number its lines)."""
 ProgressFn = Callable[[int], None]
 
 
@@ -313,6 +320,7 @@ class PythonFinder:
         self.small_region = small_region
         self._markers = [re.compile(m.encode("utf-8"), re.MULTILINE) for m in self.needles.markers]
         self._compiled = False
+        self._small_calls = 0
         self._passes: _Passes | None = None
         self._caseless_passes: _Passes | None = None
         self._marker_pass: re.Pattern[bytes] | None = None
@@ -332,10 +340,11 @@ class PythonFinder:
     def line_starts(self, buf: bytearray | bytes, end: int) -> list[int]:
         if self.needles.everything:
             return all_line_starts(buf, end)
-        if end < self.small_region:
-            return self._small(buf, end)
         if not self._compiled:
-            self._compile()
+            if end < self.small_region and self._small_calls < SMALL_CALLS:
+                self._small_calls += 1
+                return self._small(buf, end)
+            self._compile()  # a large region, or many small ones (fleet mode): worth compiling
         found: set[int] = set()
         add = found.add
         self._passes.run(buf, end, add)  # type: ignore[union-attr]
@@ -354,8 +363,8 @@ class PythonFinder:
                 if m is None:
                     break
                 add(m.start() + 1)
-                pos = find(b"\n", m.start() + 1, end) + 1
-                if not pos:
+                pos = find(b"\n", m.start() + 1, end)  # the newline before the next line: the pass starts there
+                if pos < 0:
                     break
         if self._unfolded:
             found.update(_marker_starts(self._unfolded, buf, end))
@@ -421,12 +430,19 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     Candidates go to `on_region` (a buffer of whole lines at a time, the fast way) or, one line at a
     time with the two lines after it, to `on_candidate`. `finder` may be a finder or a function
     that makes one (called once, after the first read, so that tiny inputs can skip building it).
+
+    What is found never depends on where reads fall: the last CONTEXT_LINES whole lines of a buffer
+    wait for the next one, so every candidate sees the lines after it; a line counts as over-long
+    (matched on its head) only when it fills a buffer of `buffer_bytes`. The buffer starts small
+    for small inputs and grows to `buffer_bytes`.
     """
     if on_region is None:
         if on_candidate is None:
             raise TypeError("scan_stream needs on_candidate or on_region")
         on_region = _per_line(on_candidate)
-    buf = bytearray(buffer_bytes)
+    hint = opened.size_hint
+    size = buffer_bytes if hint is None else min(buffer_bytes, max(MIN_BUFFER_BYTES, hint + 2))
+    buf = bytearray(size)
     mv = memoryview(buf)
     stream = opened.stream
     filled = 0
@@ -437,6 +453,11 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     the_finder: Finder | None = None if callable(finder) and not hasattr(finder, "line_starts") else finder  # type: ignore[assignment]
     try:
         while True:
+            if filled == len(buf) and len(buf) < buffer_bytes:
+                grown = bytearray(min(buffer_bytes, 2 * len(buf)))
+                grown[:filled] = buf[:filled]
+                mv.release()
+                buf, mv = grown, memoryview(grown)
             n = stream.readinto(mv[filled:])  # type: ignore[attr-defined]
             if not n:
                 break
@@ -457,9 +478,10 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
                 skipping = False
                 line_base += 1
                 start = nl + 1
+            full = len(buf) >= buffer_bytes and end == len(buf)
             last = buf.rfind(b"\n", start, end)
             if last < 0:
-                if end - start >= len(buf) - 1024:
+                if full and end - start >= len(buf) - 1024:
                     # One line fills the buffer: match its head, skip the rest of it.
                     _head(buf, start, line_base, the_finder, on_region)
                     skipping = True
@@ -469,18 +491,32 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
                         buf[0:end - start] = buf[start:end]
                     filled = end - start
                 continue
-            line_base = _region(buf, start, last + 1, line_base, the_finder, on_region)
-            rest = end - (last + 1)
-            if rest:
-                buf[0:rest] = buf[last + 1:end]
+            # Hold back the last CONTEXT_LINES whole lines: the lines before them need them.
+            cut = last + 1
+            p = last
+            for _ in range(CONTEXT_LINES):
+                p = buf.rfind(b"\n", start, p) if p > start else -1
+                if p < 0:
+                    break
+            if p >= 0:
+                cut = p + 1
+            elif not full:
+                cut = start  # too few lines yet: wait for more
+            if cut > start:
+                line_base = _region(buf, start, cut, last + 1, line_base, the_finder, on_region)
+            rest = end - cut
+            if rest and cut:
+                buf[0:rest] = buf[cut:end]
             filled = rest
         if filled and not skipping and the_finder is not None:
-            if filled < len(buf):
-                buf[filled] = 10  # b"\n"
-                line_base = _region(buf, 0, filled + 1, line_base, the_finder, on_region)
-            else:
-                tail = bytearray(buf[:filled]) + b"\n"
-                line_base = _region(tail, 0, len(tail), line_base, the_finder, on_region)
+            if buf[filled - 1] != 10:
+                if filled < len(buf):
+                    buf[filled] = 10  # b"\n"
+                    filled += 1
+                else:
+                    buf = bytearray(buf[:filled]) + b"\n"
+                    filled += 1
+            line_base = _region(buf, 0, filled, filled, line_base, the_finder, on_region)
         elif skipping:
             line_base += 1
     finally:
@@ -499,23 +535,25 @@ def _head(buf: bytearray, start: int, line_base: int, finder: Finder, on_region:
     head += b"\n"
     starts = finder.line_starts(head, len(head))
     if starts:
-        on_region(head, starts, len(head), line_base)
+        on_region(head, starts, len(head), line_base, len(head))
 
 
-def _region(buf: bytearray, start: int, end: int, line_base: int, finder: Finder, on_region: RegionFn) -> int:
-    """Hand on the candidate lines of buf[start:end] (whole lines). Returns the new line count."""
+def _region(buf: bytearray, start: int, end: int, context_end: int, line_base: int, finder: Finder,
+            on_region: RegionFn) -> int:
+    """Hand on the candidate lines of buf[start:end] (whole lines; buf[end:context_end] are the whole
+    lines after them). Returns the new line count."""
     if start:
-        view = bytearray(buf[start:end])  # rare: only after a skipped over-long line
-        return _region(view, 0, len(view), line_base, finder, on_region)
+        view = bytearray(buf[start:context_end])  # rare: only after a skipped over-long line
+        return _region(view, 0, end - start, context_end - start, line_base, finder, on_region)
     starts = finder.line_starts(buf, end)
-    counted = on_region(buf, starts, end, line_base) if starts else None
+    counted = on_region(buf, starts, end, line_base, context_end) if starts else None
     return line_base + (counted if counted is not None else buf.count(b"\n", 0, end))
 
 
 def _per_line(on_candidate: CandidateFn) -> RegionFn:
     """Adapt a per-line callback to the region interface: each candidate with the two lines after it."""
 
-    def region(buf: bytearray, starts: list[int], end: int, line_base: int) -> int:
+    def region(buf: bytearray, starts: list[int], end: int, line_base: int, context_end: int) -> int:
         count = line_base
         prev = 0
         for s in starts:
@@ -525,7 +563,7 @@ def _per_line(on_candidate: CandidateFn) -> RegionFn:
             if e < 0:
                 e = end
             raw = bytes(buf[s:min(e, s + MAX_LINE_BYTES)])
-            on_candidate(count + 1, raw, following_lines(buf, e + 1, end))
+            on_candidate(count + 1, raw, following_lines(buf, e + 1, context_end))
         return count - line_base + buf.count(b"\n", prev, end)
 
     return region

@@ -1,9 +1,15 @@
-"""The compiled KB cache: validated entries kept as JSON, keyed by the KB files' content.
+"""The compiled KB cache: validated entries kept as JSON, keyed by the KB's content.
 
-Parsing and validating ~40 YAML files costs more than the rest of a small run. The cache holds
-the validated entries; it is rebuilt whenever any KB file changes (its key is a hash of every
-file's name, size and modification time, checked with one stat per file, and of the content
-digest stored inside). A cache that cannot be read or written is simply ignored.
+Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
+more than the rest of a small run. The cache holds the validated entries (as JSON: no pickle, no
+code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes, of the
+code that reads them (schema, loader, literal derivation) and of the package version, so editing
+any entry, adding or removing one, or upgrading trt-why selects another cache file. Reading the
+KB's bytes to hash them costs about a millisecond; parsing them costs a hundred.
+
+Cached entries are validated again on load (about 4 ms for the built-in KB): a damaged or edited
+cache file can only fail validation, and then the KB is read from YAML. A cache that cannot be
+read or written is simply ignored; TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
-from troubleshooter.kb.schema import Entry
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
+KEEP_FILES = 8
+"""Cache files kept (the most recent); older ones are removed when a new one is written."""
 
 
 def cache_dir() -> Path:
@@ -25,49 +32,105 @@ def cache_dir() -> Path:
     return Path(base) / "trt-why"
 
 
-def _stamp(folders: Sequence[Path]) -> str:
-    h = hashlib.sha256(CACHE_VERSION.encode())
+def _code_files() -> list[Path]:
+    """The code whose behaviour the cached data depends on."""
+    here = Path(__file__).resolve().parent
+    return [here / "schema.py", here / "loader.py", here / "cache.py", here.parent / "core" / "regexes.py"]
+
+
+def cache_key(folders: Sequence[Path]) -> str:
+    """SHA-256 of the KB files' names and bytes, the code reading them and the package version."""
     from troubleshooter import __version__
 
-    h.update(__version__.encode())
+    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION} {__version__}\0".encode())
+    for code in _code_files():
+        try:
+            h.update(code.read_bytes())
+        except OSError:
+            h.update(b"missing\0")
     for folder in folders:
         h.update(str(folder.resolve()).encode() + b"\0")
         try:
-            names = sorted(os.scandir(folder), key=lambda d: d.name)
+            names = sorted(d.name for d in os.scandir(folder) if d.name.endswith((".yaml", ".yml")))
         except OSError:
             h.update(b"missing\0")
             continue
-        for d in names:
-            if d.name.endswith((".yaml", ".yml")):
-                st = d.stat()
-                h.update(f"{d.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    return h.hexdigest()[:24]
+        for name in names:
+            try:
+                data = (folder / name).read_bytes()
+            except OSError:
+                data = b"\0unreadable\0"
+            h.update(f"{name}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()[:32]
 
 
 def load_kb_cached(extra: Sequence[str | os.PathLike[str]] = ()) -> KnowledgeBase:
     """The KB, from the cache when it is current, else from YAML (then cached)."""
+    return load_kb_and_literals(extra)[0]
+
+
+def load_kb_and_literals(
+    extra: Sequence[str | os.PathLike[str]] = (),
+) -> tuple[KnowledgeBase, dict[str, list[str]] | None]:
+    """The KB and each signature's prefilter literals ("entry::signature" -> literals), cached."""
     folders = [builtin_kb_dir(), *extra_kb_dirs(extra)]
     if os.environ.get("TRT_WHY_NO_CACHE"):
-        return load_folders(folders)
-    stamp = _stamp(folders)
-    path = cache_dir() / f"kb-{stamp}.json"
+        return load_folders(folders), None
+    path = cache_dir() / f"kb-{cache_key(folders)}.json"
+    cached = _read(path)
+    if cached is not None:
+        return cached
+    kb = load_folders(folders)
+    literals = signature_literals(kb)
+    _write(path, kb, literals)
+    return kb, literals
+
+
+def signature_literals(kb: KnowledgeBase) -> dict[str, list[str]]:
+    """Each signature's prefilter literals, as the matcher derives them."""
+    from troubleshooter.core.regexes import literals_for
+
+    return {f"{e.id}::{s.id}": literals_for(s) or [] for e in kb.entries for s in e.match.signatures}
+
+
+def _read(path: Path) -> tuple[KnowledgeBase, dict[str, list[str]]] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_bytes())
+        from troubleshooter.kb.schema import Entry
+
         entries = [Entry.model_validate(e) for e in data["entries"]]
         problems = [KBProblem(p["path"], p["message"]) for p in data["problems"]]
-        return KnowledgeBase(entries, problems, data["digest"], data["origins"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    kb = load_folders(folders)
+        literals = {str(k): [str(x) for x in v] for k, v in data["literals"].items()}
+        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), literals
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _write(path: Path, kb: KnowledgeBase, literals: dict[str, list[str]]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({
             "entries": [e.model_dump(mode="json") for e in kb.entries],
             "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
-            "digest": kb.digest, "origins": kb.origins,
-        }), encoding="utf-8")
+            "digest": kb.digest, "origins": kb.origins, "literals": literals,
+        }, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, path)
+        _prune(path.parent, keep=path)
     except OSError:
         pass
-    return kb
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove all but the most recent cache files (the KB changes; old keys are never read again)."""
+    try:
+        files = sorted(folder.glob("kb-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in files[KEEP_FILES:]:
+        if old != keep:
+            try:
+                old.unlink()
+            except OSError:
+                pass

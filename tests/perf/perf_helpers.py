@@ -1,0 +1,81 @@
+"""Helpers for the performance-path tests: behaviour only, never timings."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from troubleshooter.api import Engine, diagnose_path
+from troubleshooter.core.environment import all_literals
+from troubleshooter.core.matcher import ERROR_MARKERS, MARKER_PATTERNS
+from troubleshooter.kb.cache import load_kb_and_literals
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_logs"
+GEN_LOG = Path(os.environ.get("TRT_WHY_GEN_LOG", str(ROOT.parent / "shared" / "bench" / "gen_log.py")))
+
+try:
+    import hyperscan  # noqa: F401
+
+    HAVE_HYPERSCAN = True
+except ImportError:  # pragma: no cover - aarch64
+    HAVE_HYPERSCAN = False
+
+
+def sample_logs() -> list[Path]:
+    return sorted(SAMPLES.glob("*.log"))
+
+
+def engine(prefer: str) -> Engine:
+    """A fresh engine (fresh memo) with this finder."""
+    kb, literals = load_kb_and_literals()
+    return Engine.from_kb(kb, prefer, literals)
+
+
+def report_json(path: Path | str, eng: Engine) -> str:
+    return diagnose_path(path, engine=eng).model_dump_json()
+
+
+def kb_needles() -> tuple[list[str], list[str], list[str]]:
+    """The needles the real matcher gives its finder."""
+    eng = engine("python")
+    m = eng.matcher
+    return list(m.by_literal) + all_literals() + list(ERROR_MARKERS), list(m.caseless), list(MARKER_PATTERNS)
+
+
+def generate_log(path: Path, size: str, seed: int = 1, extra: Sequence[str] = ()) -> Path | None:
+    """A gen_log.py log (None when the generator is not beside the repository)."""
+    if not GEN_LOG.is_file():
+        return None
+    subprocess.run([sys.executable, str(GEN_LOG), "--size", size, "--seed", str(seed), "-o", str(path), *extra],
+                   check=True, capture_output=True)
+    return path
+
+
+def brute_force_starts(data: bytes, literals: Sequence[str], caseless: Sequence[str], markers: Sequence[str]) -> list[int]:
+    """The definition: starts of the lines holding a literal, a caseless literal, or a marker match."""
+    import re
+
+    lits = [x.encode() for x in literals]
+    cless = [x.encode().lower() for x in caseless]
+    compiled = [re.compile(m.encode(), re.MULTILINE) for m in markers]
+    marked: set[int] = set()
+    for rx in compiled:
+        for m in rx.finditer(data):
+            marked.add(data.rfind(b"\n", 0, m.start()) + 1 if m.start() else 0)
+    out = []
+    pos = 0
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        end = len(data) if nl < 0 else nl
+        line = data[pos:end]
+        if (any(lit in line for lit in lits) or any(c in line.lower() for c in cless) or pos in marked
+                or (b"" in lits)):
+            out.append(pos)
+        if nl < 0:
+            break
+        pos = nl + 1
+    return out

@@ -1,0 +1,88 @@
+"""Every finder returns exactly the same line starts: the pure one (small and large regions) and
+Hyperscan's, on random logs, on the KB's real needles, and on gen_log.py output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from perf_helpers import HAVE_HYPERSCAN, brute_force_starts, generate_log, kb_needles, sample_logs
+
+from troubleshooter.core.scan import Needles, PythonFinder
+
+ALPHABET = "abcdeEFT[]() :/_-.0123456789\n\\xé"
+LITERALS = ["abc", "E0", "[E]", "Error", "(x", "é", "bcd", "cd", "a b", "--x", "\\x", "zz"]
+CASELESS = ["err", "Tab"]
+MARKERS = [r"^[EF]\d{4} \d", r"^ab"]
+
+
+def finders(literals, caseless, markers):  # type: ignore[no-untyped-def]
+    out = {
+        "python-small": PythonFinder(literals, caseless, markers),
+        "python-passes": PythonFinder(literals, caseless, markers, small_region=0),
+    }
+    if HAVE_HYPERSCAN:
+        from troubleshooter.core.hsfinder import HyperscanFinder
+
+        out["hyperscan"] = HyperscanFinder(literals, caseless, markers)
+    return out
+
+
+def starts(finder, data: bytes) -> list[int]:  # type: ignore[no-untyped-def]
+    buf = bytearray(data) + b"\n"  # whole lines, as the scanner hands them over
+    return finder.line_starts(buf, len(buf))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text(alphabet=ALPHABET, max_size=40), max_size=40))
+def test_random_logs_same_line_starts(lines: list[str]) -> None:
+    data = "\n".join(lines).encode()
+    expected = brute_force_starts(data + b"\n", LITERALS, CASELESS, MARKERS)
+    for name, finder in finders(LITERALS, CASELESS, MARKERS).items():
+        assert starts(finder, data) == expected, name
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["[E]", "Error", "Tab", "TAB", "E0305 1", "abc", "x" * 50, "", "  ", "cd(x"]),
+                max_size=30),
+       st.lists(st.text(alphabet="abcEr[]0 ", min_size=1, max_size=6), min_size=1, max_size=8))
+def test_random_needles_same_line_starts(lines: list[str], literals: list[str]) -> None:
+    data = "\n".join(lines).encode()
+    expected = brute_force_starts(data + b"\n", literals, CASELESS, MARKERS)
+    for name, finder in finders(literals, CASELESS, MARKERS).items():
+        assert starts(finder, data) == expected, name
+
+
+def test_edge_needles() -> None:
+    data = b"one\ntwo with\\nnothing\nTHREE\n\n"
+    # A literal holding a newline never lies inside a line; an empty literal is in every line.
+    for name, finder in finders(["with\nnothing", "THREE"], [], []).items():
+        assert starts(finder, data) == [22], name
+    for name, finder in finders(["", "x"], [], []).items():
+        assert starts(finder, data) == [0, 4, 22, 28, 29], name
+    assert Needles.build(["abc", "abcd", "xabcx", "b"], ["ABC"]).literals == (b"b",)
+
+
+def test_kb_needles_on_sample_logs() -> None:
+    literals, caseless, markers = kb_needles()
+    all_finders = finders(literals, caseless, markers)
+    for path in sample_logs():
+        data = path.read_bytes()
+        expected = brute_force_starts(data + b"\n", literals, caseless, markers)
+        for name, finder in all_finders.items():
+            assert starts(finder, data) == expected, (name, path.name)
+
+
+def test_kb_needles_on_generated_log(tmp_path: Path) -> None:
+    log = generate_log(tmp_path / "gen.log", "3M", seed=5)
+    if log is None:
+        pytest.skip("gen_log.py is not beside the repository")
+    literals, caseless, markers = kb_needles()
+    data = log.read_bytes()
+    expected = brute_force_starts(data, literals, caseless, markers)
+    assert expected, "the generated log has candidate lines"
+    for name, finder in finders(literals, caseless, markers).items():
+        buf = bytearray(data)
+        assert finder.line_starts(buf, len(buf)) == expected, name

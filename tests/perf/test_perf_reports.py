@@ -1,0 +1,180 @@
+"""The fast paths change nothing in a report: Hyperscan or pure finder, the remembered-line path or
+line by line, any buffer size, a warm or a cold memory, file, gzip or stdin."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from perf_helpers import HAVE_HYPERSCAN, engine, generate_log, report_json, sample_logs
+
+from troubleshooter import api
+from troubleshooter.core import ingest, scan
+from troubleshooter.core.logs import decode_line, parse_line
+from troubleshooter.core.matcher import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUES, MatchState, parse_parts
+
+needs_hyperscan = pytest.mark.skipif(not HAVE_HYPERSCAN, reason="hyperscan is not installed (the `fast` extra)")
+
+
+def per_line_report(path: Path, eng: api.Engine, buffer_bytes: int = scan.BUFFER_BYTES) -> str:
+    """The report through the plain per-line interface (`Matcher.feed`), as the engine was first written."""
+    state = MatchState()
+    opened = ingest.open_path(path)
+    lines, nbytes, content = scan.scan_stream(
+        opened, eng.matcher.finder, lambda no, raw, nxt: eng.matcher.feed(state, no, raw, nxt),
+        buffer_bytes=buffer_bytes)
+    return _finish_from_state(opened, state, lines, nbytes, eng)
+
+
+def region_report(path: Path, eng: api.Engine, buffer_bytes: int) -> str:
+    state = MatchState()
+    opened = ingest.open_path(path)
+    lines, nbytes, content = scan.scan_stream(opened, eng.matcher.finder, on_region=eng.matcher.region_sink(state),
+                                              buffer_bytes=buffer_bytes)
+    return _finish_from_state(opened, state, lines, nbytes, eng)
+
+
+def _finish_from_state(opened: ingest.Opened, state: MatchState, lines: int, nbytes: int, eng: api.Engine) -> str:
+    from troubleshooter.core.ranking import rank
+
+    env = state.env.result(None)
+    diagnoses = rank(eng.matcher.entries, state, env)
+    hits = {k: [(s, h.count, h.first_line, h.last_line, [e.line for e in h.evidence], h.captures, h.values)
+                for s, h in v.by_sig.items()] for k, v in state.hits.items()}
+    return repr((lines, nbytes, env, [d.id for d in diagnoses], hits,
+                 [(ln.no, ln.text, ids) for ln, ids in state.error_lines], state.error_lines_seen))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    log = generate_log(tmp_path_factory.mktemp("gen") / "gen.log", "6M", seed=3)
+    if log is None:
+        pytest.skip("gen_log.py is not beside the repository")
+    return log
+
+
+@needs_hyperscan
+def test_hyperscan_and_pure_reports_are_identical_on_sample_logs() -> None:
+    fast, pure = engine("hyperscan"), engine("python")
+    for path in sample_logs():
+        assert report_json(path, fast) == report_json(path, pure), path.name
+
+
+@needs_hyperscan
+def test_hyperscan_and_pure_reports_are_identical_on_a_generated_log(generated: Path) -> None:
+    assert report_json(generated, engine("hyperscan")) == report_json(generated, engine("python"))
+
+
+def test_remembered_lines_change_nothing(generated: Path) -> None:
+    """The region path (with its memory of repeated lines) against `feed` line by line; then again
+    with the memory warm."""
+    eng = engine("python")
+    expected = per_line_report(generated, engine("python"))
+    assert region_report(generated, eng, scan.BUFFER_BYTES) == expected
+    assert region_report(generated, eng, scan.BUFFER_BYTES) == expected  # warm memory
+
+
+def test_reports_do_not_depend_on_the_buffer_size(generated: Path, tmp_path: Path) -> None:
+    # Wrapped lines (an open parenthesis continued on the next line) land on every buffer boundary.
+    wrapped = tmp_path / "wrapped.log"
+    block = (b"[08/07/2024-12:27:04] [E] [TRT] 10: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error "
+             b"(Could not find any implementation for node /model.22/Conv_\n"
+             b"quantized.)\n" + b"[08/07/2024-12:27:04] [V] [TRT] filler line\n" * 7)
+    wrapped.write_bytes(block * 400)
+    for path in (generated, wrapped, *sample_logs()[:20]):
+        expected = region_report(path, engine("python"), scan.BUFFER_BYTES)
+        for size in (4096, 65536):
+            assert region_report(path, engine("python"), size) == expected, (path.name, size)
+    assert per_line_report(wrapped, engine("python"), 4096) == region_report(wrapped, engine("python"), 4096)
+
+
+def test_gzip_and_stdin_give_the_file_report(tmp_path: Path) -> None:
+    eng = engine("python")
+    for path in sample_logs()[:15]:
+        expected = api.diagnose_path(path, engine=eng)
+        packed = tmp_path / (path.name + ".gz")
+        packed.write_bytes(gzip.compress(path.read_bytes()))
+        from_gz = api.diagnose_path(packed, engine=eng)
+        from_stdin = api.diagnose_stream(io.BytesIO(path.read_bytes()), name=str(path), engine=eng)
+        assert from_gz.diagnoses == expected.diagnoses and from_gz.environment == expected.environment
+        assert from_gz.source.lines == expected.source.lines
+        assert from_stdin.model_dump_json() == expected.model_dump_json()
+
+
+def test_lines_of_any_length(tmp_path: Path) -> None:
+    """A line longer than the buffer is matched on its head and keeps its number."""
+    log = tmp_path / "long.log"
+    head = b"[08/07/2024-12:27:04] [E] [TRT] 1: [defaultAllocator.cpp::deallocateAsync::64] Error Code 1: Cuda Runtime (operation not supported)"
+    log.write_bytes(b"first line\n" + head + b" " + b"x" * (3 * 1024 * 1024) + b"\nlast line\n" + head + b"\n")
+    state = MatchState()
+    eng = engine("python")
+    lines, nbytes, _ = scan.scan_stream(ingest.open_path(log), eng.matcher.finder,
+                                        on_region=eng.matcher.region_sink(state), buffer_bytes=1024 * 1024)
+    assert lines == 4
+    sh = state.hits["cuda-dealloc-async-unsupported"]
+    lines_seen = sorted({e.line for h in sh.by_sig.values() for e in h.evidence})
+    assert lines_seen == [2, 4]
+    assert all(len(e.text) <= 8192 for h in sh.by_sig.values() for e in h.evidence)
+
+
+def test_fast_parse_agrees_with_parse_line_on_sample_logs() -> None:
+    from troubleshooter.core import matcher
+
+    parse_parts("x")
+    assert matcher._FAST is not None, "the one-call prefix parser is off: bring matcher._fast_parse in step with logs.parse_line"
+    for path in sample_logs():
+        for raw in path.read_bytes().split(b"\n"):
+            text = decode_line(raw)
+            line = parse_line(0, text)
+            assert parse_parts(text) == (line.level, line.origin, line.text, line.raw), (path.name, text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["[08/07/2024-12:27:04]", " ", "[E]", "[W]", "[TRT]", "[TRT]:", "ERROR:", "WARNING -",
+                                 "trt-1  |", "E0305 12:00:00.123456 1 x.cc:12]", "[TensorRT]", "Error Code 4:",
+                                 "Traceback (most recent call last):", "\x1b[31m", "\r", "\t", "x", "[6] Invalid Node",
+                                 "&&&& FAILED", "[!]", "ValueError: ", "2024-01-01 10:00:00"]), max_size=8))
+def test_fast_parse_agrees_with_parse_line(parts: list[str]) -> None:
+    text = "".join(parts)
+    line = parse_line(0, text)
+    assert parse_parts(text) == (line.level, line.origin, line.text, line.raw)
+
+
+def test_timestamps_never_change_how_a_line_reads() -> None:
+    """The memory of repeated lines sets a trtexec timestamp aside; reading must not depend on it."""
+    rests = [" [E] [TRT] 10: x", " [TRT] [W] y", "[W] z", " ERROR: [TRT]: w", "] [TRT] [E] v", ""]
+    for rest in rests:
+        a = parse_line(1, "[08/07/2024-12:27:04]" + rest)
+        b = parse_line(1, "[11/30/1999-23:59:59]" + rest)
+        assert (a.level, a.origin, a.text) == (b.level, b.origin, b.text), rest
+
+
+def test_bounded_per_log_state(tmp_path: Path) -> None:
+    """A flood of matching lines: counts keep going, what is kept is capped."""
+    log = tmp_path / "flood.log"
+    lines = [f"[08/07/2024-12:27:04] [W] [TRT] Missing scale and zero-point for tensor t{i}, expect fall back "
+             f"to non-int8 implementation for any layer consuming or producing given tensor" for i in range(5000)]
+    lines += [f"[08/07/2024-12:27:04] [E] [TRT] unknown failure number {i}" for i in range(1000)]
+    log.write_text("\n".join(lines) + "\n")
+    state = MatchState()
+    eng = engine("python")
+    scan.scan_stream(ingest.open_path(log), eng.matcher.finder, on_region=eng.matcher.region_sink(state))
+    sh = state.hits["int8-missing-scale"].by_sig["missing-scale"]
+    assert sh.count == 5000 and sh.first_line == 1 and sh.last_line == 5000
+    assert len(sh.evidence) == MAX_EVIDENCE
+    assert all(len(v) == MAX_VALUES for v in sh.values.values())
+    assert len(state.error_lines) == MAX_ERROR_LINES and state.error_lines_seen == 1000
+
+
+def test_memory_of_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, generated: Path) -> None:
+    from troubleshooter.core import matcher
+
+    expected = report_json(generated, engine("python"))
+    monkeypatch.setattr(matcher, "MEMO_LINES", 100)
+    eng = engine("python")
+    assert report_json(generated, eng) == expected
+    assert len(eng.matcher._memo_ts) <= 100 and len(eng.matcher._memo) <= 100

@@ -1,0 +1,131 @@
+"""Start-up: the one-shot path imports neither Textual nor onnx; the KB cache is keyed by content."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from perf_helpers import ROOT, SAMPLES
+
+from troubleshooter.kb import cache
+from troubleshooter.kb.loader import builtin_kb_dir, load_folders
+
+HEAVY = ("textual", "onnx", "onnxruntime", "polygraphy", "mcp", "numpy", "torch")
+
+
+def _modules_after(args: list[str], env: dict[str, str] | None = None) -> tuple[int, set[str], str]:
+    code = (
+        "import sys, json\n"
+        "from troubleshooter.cli import main\n"
+        f"rc = main({args!r})\n"
+        "sys.stdout.flush()\n"
+        "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
+        "sys.exit(rc)\n"
+    )
+    full = dict(os.environ, PYTHONPATH=str(ROOT))
+    full.update(env or {})
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=full, cwd=str(ROOT), timeout=120)
+    err = proc.stderr.decode()
+    mods = set(json.loads(err.rsplit("MODULES ", 1)[1]))
+    return proc.returncode, mods, proc.stdout.decode()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_one_shot_imports_no_heavy_module(fmt: str) -> None:
+    log = SAMPLES / "yolov8-int8-orin-silu.log"
+    rc, mods, out = _modules_after(["--format", fmt, str(log)])
+    assert rc in (0, 1) and out
+    loaded = sorted({m.split(".")[0] for m in mods} & set(HEAVY))
+    assert not loaded, f"the one-shot CLI imported {loaded}"
+
+
+def test_stdin_and_gzip_one_shot_import_no_heavy_module(tmp_path: Path) -> None:
+    import gzip
+
+    packed = tmp_path / "x.log.gz"
+    packed.write_bytes(gzip.compress((SAMPLES / "yolov8-int8-orin-silu.log").read_bytes()))
+    _rc, mods, _ = _modules_after(["--format", "json", str(packed)])
+    assert not {m.split(".")[0] for m in mods} & set(HEAVY)
+
+
+def _copy_kb(tmp_path: Path) -> Path:
+    kb = tmp_path / "kb"
+    shutil.copytree(builtin_kb_dir(), kb)
+    return kb
+
+
+def test_cache_key_changes_with_any_kb_file(tmp_path: Path) -> None:
+    kb = _copy_kb(tmp_path)
+    first = sorted(kb.glob("*.yaml"))[0]
+    key = cache.cache_key([kb])
+    assert cache.cache_key([kb]) == key  # stable
+
+    # Same size, same modification time, one byte different: still a new key.
+    data = first.read_bytes()
+    st = first.stat()
+    pos = data.index(b"title:") + 7
+    changed = data[:pos] + (b"X" if data[pos:pos + 1] != b"X" else b"Y") + data[pos + 1:]
+    assert len(changed) == len(data)
+    first.write_bytes(changed)
+    os.utime(first, ns=(st.st_atime_ns, st.st_mtime_ns))
+    key_edited = cache.cache_key([kb])
+    assert key_edited != key
+
+    first.write_bytes(data)
+    os.utime(first, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert cache.cache_key([kb]) == key  # back to the same content, back to the same key
+
+    (kb / "zz-new-entry.yaml").write_text("id: zz-new-entry\n")
+    assert cache.cache_key([kb]) != key  # an added file
+    (kb / "zz-new-entry.yaml").unlink()
+    first.unlink()
+    assert cache.cache_key([kb]) != key  # a removed file
+
+
+def test_cache_round_trip_and_invalidation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    entry = (builtin_kb_dir() / "int8-missing-scale.yaml").read_text()
+    (extra / "my-scale.yaml").write_text(entry.replace("id: int8-missing-scale", "id: my-scale"))
+    kb_copy = _copy_kb(tmp_path)
+    monkeypatch.setattr(cache, "builtin_kb_dir", lambda: kb_copy)
+
+    kb1, lits1 = cache.load_kb_and_literals([extra])
+    files = list((tmp_path / "cache" / "trt-why").glob("kb-*.json"))
+    assert len(files) == 1
+    kb2, lits2 = cache.load_kb_and_literals([extra])  # from the cache
+    assert kb2.entries == kb1.entries and lits2 == lits1 and kb2.digest == kb1.digest
+    assert kb1.get("my-scale") is not None
+    assert kb1.entries == load_folders([tmp_path / "kb", extra]).entries
+
+    # An edited entry is seen at once (a new cache file).
+    (extra / "my-scale.yaml").write_text(entry.replace("id: int8-missing-scale", "id: my-scale")
+                                         .replace("title:", "title: Edited", 1))
+    kb3, _ = cache.load_kb_and_literals([extra])
+    assert kb3.get("my-scale").title.startswith("Edited")  # type: ignore[union-attr]
+    assert len(list((tmp_path / "cache" / "trt-why").glob("kb-*.json"))) == 2
+
+    # A damaged cache file is ignored (and the KB read from YAML).
+    for f in (tmp_path / "cache" / "trt-why").glob("kb-*.json"):
+        f.write_text('{"entries": [{"id": 5}]')
+    kb4, _ = cache.load_kb_and_literals([extra])
+    assert kb4.entries == kb3.entries
+
+
+def test_old_cache_files_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache" / "trt-why"
+    folder.mkdir(parents=True)
+    for i in range(20):
+        (folder / f"kb-{i:032d}.json").write_text("{}")
+        os.utime(folder / f"kb-{i:032d}.json", (i, i))
+    monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
+    cache.load_kb_and_literals()
+    assert len(list(folder.glob("kb-*.json"))) <= cache.KEEP_FILES
