@@ -152,6 +152,10 @@ class Diagnosis(_Frozen):
         default_factory=list, description="Lint findings on the nodes named in the evidence (with --model)."
     )
     reduce_command: str | None = Field(default=None, description="polygraphy debug reduce command for a minimal repro.")
+    model_verdict: Literal["confirms", "refutes", "cannot-tell"] | None = Field(
+        default=None, description="With a model: whether its lint findings confirm or refute this diagnosis."
+    )
+    model_verdict_reason: str | None = Field(default=None, description="Why the model confirms, refutes or cannot tell.")
 
 
 class Suggestion(_Frozen):

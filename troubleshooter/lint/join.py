@@ -92,30 +92,38 @@ def attach_one(diagnosis: Diagnosis, lint_report: LintReport) -> Diagnosis:
         if f not in chosen:
             chosen.append(f)
     confidence = diagnosis.confidence
-    clues = list(diagnosis.clues)
+    clue: str | None = None
+    verdict = "cannot-tell"
     confirming = [f for f in of_rules if named.intersection(f.nodes)]
     if confirming:
         confidence = min(1.0, confidence + CONFIRM_BONUS)
-        clues.append(f"confirmed on the model: {_describe(confirming[0])}")
+        clue = f"confirmed on the model: {_describe(confirming[0])}"
+        verdict = "confirms"
     elif named and rules and not of_rules:
         confidence *= CONTRADICT_FACTOR
-        clues.append(
+        clue = (
             f"the model contradicts it: {', '.join(sorted(named)[:3])} is in the model but none of the lint rules "
             f"{', '.join(sorted(rules))} fires anywhere"
         )
+        verdict = "refutes"
     elif named and of_rules:
-        clues.append(f"on the model, {of_rules[0].rule} fires elsewhere but not on {', '.join(sorted(named)[:3])}")
+        clue = f"on the model, {of_rules[0].rule} fires elsewhere but not on {', '.join(sorted(named)[:3])}"
     elif (captured or ops) and not named and lint_report.index is not None:
-        clues.append(
-            f"{(captured or ops)[0]!r} is not in the model {lint_report.model} (a different or re-exported model?)"
-        )
+        clue = f"{(captured or ops)[0]!r} is not in the model {lint_report.model} (a different or re-exported model?)"
     elif not captured and not ops and of_rules:
-        clues.append(f"the model shows it: {_describe(of_rules[0])}")
+        clue = f"the model shows it: {_describe(of_rules[0])}"
+        verdict = "confirms"
+    elif not rules:
+        clue = None
+    reason = clue or ("no lint rule can check this diagnosis on the model" if not rules
+                      else f"none of {', '.join(sorted(rules))} fires, and the log names no node to check")
     return diagnosis.model_copy(
         update={
             "model_findings": [f.model_dump() for f in chosen],
             "confidence": round(confidence, 4),
-            "clues": clues,
+            "clues": [*diagnosis.clues, clue] if clue else list(diagnosis.clues),
+            "model_verdict": verdict,
+            "model_verdict_reason": reason,
         }
     )
 

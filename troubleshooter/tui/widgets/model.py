@@ -66,29 +66,14 @@ def on_log_nodes(diag: Diagnosis, lint_report: Any) -> list[Any]:
 
 
 def verdict(diag: Diagnosis, lint_report: Any) -> tuple[str, str]:
-    """(confirms | refutes | cannot-tell, why) for a diagnosis once its model was linted."""
-    rules = set(diag.lint)
-    if not rules:
-        return "cannot-tell", "no lint rule can check this diagnosis on the model."
-    names = log_names(diag)
-    index = getattr(lint_report, "index", None)
-    in_model = sorted({n for name in names for n in (index.resolve(name) if index is not None else ())})
-    of_rules = [f for f in lint_report.findings if f.rule in rules or f.kb == diag.id]
-    confirming = [f for f in on_log_nodes(diag, lint_report) if f in of_rules]
-    if confirming:
-        f = confirming[0]
-        return "confirms", f"{f.rule} fires on {', '.join(f.nodes[:2])}, the node the log names."
-    if not names and of_rules:
-        return "confirms", f"{of_rules[0].rule} fires on {', '.join(of_rules[0].nodes[:2]) or 'the model'}."
-    if names and index is not None and not in_model:
-        return "cannot-tell", (f"{names[0]!r} is not in this model: is it the model that was built, "
-                               "or was it re-exported since?")
-    if of_rules:
-        return "cannot-tell", f"{of_rules[0].rule} fires elsewhere in the model, not on the node the log names."
-    if in_model:
-        return "refutes", (f"{', '.join(in_model[:2])} is in the model, but none of {', '.join(sorted(rules))} "
-                           "fires anywhere: look at the other causes.")
-    return "cannot-tell", f"none of {', '.join(sorted(rules))} fires, and the log names no node to check."
+    """(confirms | refutes | cannot-tell, why) for a diagnosis once its model was linted.
+
+    The verdict is the linter's own (troubleshooter.lint.join), so the app, the CLI and the JSON agree.
+    """
+    from troubleshooter.lint.join import attach_one
+
+    joined = attach_one(diag, lint_report)
+    return joined.model_verdict or "cannot-tell", joined.model_verdict_reason or ""
 
 
 VERDICT_STYLE = {"confirms": "bold $text-success", "refutes": "bold $text-error", "cannot-tell": "bold $text-warning"}
