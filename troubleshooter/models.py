@@ -114,6 +114,14 @@ class CauseOut(_Frozen):
     certainty: str = Field(description="confirmed, documented, reported or suggestion.")
 
 
+class RangeAdvice(_Frozen):
+    """What an entry says for one range of TensorRT versions."""
+
+    versions: str = Field(description="Version range, e.g. '>=8.5,<10'.")
+    status: str = Field(description="affected, fixed, changed, not-applicable or unknown.")
+    text: str = Field(description="The advice for that range.")
+
+
 class Alternative(_Frozen):
     """Another KB entry the same lines point to, ranked lower."""
 
@@ -140,6 +148,9 @@ class Diagnosis(_Frozen):
     cause_details: list[CauseOut] = Field(default_factory=list, description="The causes with their certainty apart.")
     version_advice: str | None = Field(description="Advice for the detected TensorRT version, or for all versions.")
     version_status: str | None = Field(default=None, description="affected, fixed, changed, not-applicable or unknown.")
+    version_advice_all: list[RangeAdvice] = Field(
+        default_factory=list, description="The advice for every version range (when the version is unknown, pick yours)."
+    )
     fixes: list[Fix] = Field(description="Ordered fixes for the detected TensorRT version (all when unknown).")
     references: list[str] = Field(description="Primary sources: NVIDIA docs, release notes, maintainers' answers.")
     clues: list[str] = Field(default_factory=list, description="What decided the ranking (supporting lines, version...).")

@@ -134,7 +134,8 @@ def test_unknown_version_asks_for_it() -> None:
     report = run(FAILED.replace("[I] TensorRT version: 8.6.1\n", ""))
     top = report.diagnoses[0]
     assert top.version_status is None
-    assert "not in the log" in (top.version_advice or "")
+    assert "--trt-version" in (top.version_advice or "")
+    assert [a.status for a in top.version_advice_all] == ["affected", "fixed"]
     assert any("TensorRT version" in a for a in top.asks)
 
 

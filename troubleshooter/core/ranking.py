@@ -30,6 +30,7 @@ from troubleshooter.models import (
     Evidence,
     Fix,
     FixStep,
+    RangeAdvice,
 )
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -186,8 +187,11 @@ def _advice(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[str |
             if in_range(version, adv.versions):
                 return fill(adv.text.strip(), vals), adv.status
         return f"No advice recorded for TensorRT {version}.", "unknown"
-    lines = [f"TensorRT {adv.versions}: {adv.status}. {fill(adv.text.strip(), vals)}" for adv in entry.version_advice]
-    return "Your TensorRT version is not in the log (pass --trt-version). " + " | ".join(lines), None
+    by_status: dict[str, list[str]] = {}
+    for adv in entry.version_advice:
+        by_status.setdefault(adv.status, []).append(adv.versions)
+    summary = "; ".join(f"{status} on {', '.join(ranges)}" for status, ranges in by_status.items())
+    return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
 
 
 def _fixes(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
@@ -250,6 +254,8 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes
               if not c.when or any(sid in hits.by_sig for sid in c.when)]
     advice, status = _advice(entry, env, vals)
+    all_advice = [RangeAdvice(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
+                  for a in entry.version_advice]
     asks = list(entry.asks)
     if env.tensorrt_version is not None:
         asks = [a for a in asks if "TensorRT version" not in a]
@@ -268,6 +274,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         cause_details=causes,
         version_advice=advice,
         version_status=status,
+        version_advice_all=all_advice,
         fixes=_fixes(entry, env, vals),
         references=[r.url for r in entry.references],
         clues=clues,

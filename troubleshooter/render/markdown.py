@@ -29,6 +29,10 @@ def diagnosis_md(d: Diagnosis, full: bool = True) -> str:
         parts.append("**Why**\n" + "\n".join(f"- {c}" for c in (d.causes if full else d.causes[:1])))
     if d.version_advice:
         parts.append(f"**Your version**: {d.version_advice}")
+    if d.version_status is None and d.version_advice_all and full:
+        rows = ["| TensorRT | status | advice |", "| --- | --- | --- |"]
+        rows += [f"| `{a.versions}` | {a.status} | {a.text.replace('|', '/')} |" for a in d.version_advice_all]
+        parts.append("\n".join(rows))
     if d.fixes:
         lines = ["**Fix**"]
         n = 0
@@ -47,6 +51,11 @@ def diagnosis_md(d: Diagnosis, full: bool = True) -> str:
         parts.append("**Also possible**: " + ", ".join(f"`{a.id}` ({a.confidence:.2f})" for a in d.alternatives))
     if d.asks and full:
         parts.append("**Would decide**: " + "; ".join(d.asks))
+    if d.model_verdict:
+        rows = [f"**On the model**: {d.model_verdict}: {d.model_verdict_reason or ''}"]
+        rows += [f"- {f.get('level')} `{f.get('rule')}` on {', '.join(f'`{n}`' for n in list(f.get('nodes') or [])[:3])}: "
+                 f"{f.get('message')}" for f in d.model_findings[:5]]  # type: ignore[union-attr]
+        parts.append("\n".join(rows))
     if d.consequences:
         parts.append(f"_{len(d.consequences)} later error line(s) are consequences of this one._")
     if d.references and full:

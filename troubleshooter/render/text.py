@@ -103,6 +103,11 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = Fal
             out += _block("", f"(+{len(d.causes) - 1} other possible cause(s): trt-why -v, or --format markdown)", colour)
     if d.version_advice:
         out += _block("you", d.version_advice, colour)
+    if full and d.version_status is None:
+        for adv in d.version_advice_all:
+            out += _block("", f"TensorRT {adv.versions} ({adv.status}): {adv.text}", colour)
+    if d.model_verdict and d.model_verdict_reason:
+        out += _block("model", d.model_verdict_reason, colour)
     if primary:
         out += _fix_lines(d, colour, full=full)
         if d.reduce_command:
@@ -110,15 +115,16 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = Fal
             out.append(" " * (LABEL + 3) + _c(d.reduce_command, _BOLD, colour))
     elif d.fixes:
         out += _block("fix", d.fixes[0].title, colour)
-    if d.clues and primary:
-        out += _block("clues", "; ".join(d.clues[:2]), colour)
+    clues = [c for c in d.clues if c != d.model_verdict_reason]
+    if clues and primary:
+        out += _block("clues", "; ".join(clues[:2]), colour)
     if d.alternatives:
         alts = ", ".join(f"{a.id} ({a.confidence:.2f})" for a in d.alternatives)
         out += _block("also", f"the same lines could be: {alts}", colour)
     if d.asks and primary:
         out += _block("unknown", "would decide: " + d.asks[0], colour)
     for f in d.model_findings[:3]:
-        out += _block("model", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}", colour)
+        out += _block("", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}", colour)
     if d.consequences:
         span = f"{d.consequences[0]}–{d.consequences[-1]}" if len(d.consequences) > 1 else str(d.consequences[0])
         out += _block("then", f"{len(d.consequences)} later error line(s) (lines {span}) are consequences of this one.", colour)

@@ -12,7 +12,6 @@ from troubleshooter.models import Diagnosis, Report
 from troubleshooter.tui.messages import VersionChosen
 from troubleshooter.tui.widgets.text import Bullet, Heading
 
-UNKNOWN_LEAD = "Your TensorRT version is not in the log"
 STATUS_STYLE = {
     "affected": "bold $text-error",
     "fixed": "bold $text-success",
@@ -71,19 +70,12 @@ class AdviceView(Vertical):
         if diag.version_advice is None:
             yield Static(Content.styled("This diagnosis does not depend on the TensorRT version.", "$text-muted"))
         elif diag.version_status is None:
-            # Unknown version: the engine lists the advice per range after one lead sentence.
-            advice = diag.version_advice
-            if advice.startswith(UNKNOWN_LEAD):
-                advice = advice.partition(". ")[2] or advice
+            # Unknown version: the advice for every range, from the structured field.
             yield Static(Content.styled("The advice depends on your version (choose it above):", "$text-warning"))
-            for chunk in advice.split(" | "):
-                head, sep, rest = chunk.strip().partition(": ")
-                if sep and head.startswith("TensorRT "):
-                    status, _, words = rest.partition(". ")
-                    yield Bullet(Content("·"), Content.assemble((head, "bold"), " ",
-                                                                (status, STATUS_STYLE.get(status, "bold")), ". ", words))
-                else:
-                    yield Bullet(Content("·"), Content(chunk.strip()))
+            for adv in diag.version_advice_all:
+                yield Bullet(Content("·"), Content.assemble((f"TensorRT {adv.versions}", "bold"), " ",
+                                                            (adv.status, STATUS_STYLE.get(adv.status, "bold")),
+                                                            ". ", adv.text))
         else:
             yield Static(Content.assemble(("status ", "$text-muted"),
                                           (diag.version_status, STATUS_STYLE.get(diag.version_status, "bold"))))
