@@ -90,11 +90,29 @@ def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | No
         return engine
 
 
-def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None) -> Report:
-    state = MatchState()
+def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path: str | None
+          ) -> tuple[MatchState, int, int, bool]:
+    """The streaming pass: large plain files in parts on several cores, everything else in one pass."""
     matcher = engine.matcher
+    if path is not None and opened.encoding in ("utf-8", "utf-8-sig") and not any("gzip" in n for n in opened.notes):
+        from troubleshooter.core.matcher import parallel_jobs, scan_file_parallel
+
+        jobs = parallel_jobs(opened.size_hint)
+        if jobs > 1:
+            done = scan_file_parallel(path, matcher, opened.size_hint or 0, jobs, progress)
+            if done is not None:
+                opened.stream.close()
+                return done
+            opened = ingest.open_path(path)  # a part failed or a regex timed out: one pass
+    state = MatchState()
     lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(opened.size_hint), progress=progress,
                                          on_region=matcher.region_sink(state))
+    return state, lines, nbytes, content
+
+
+def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None,
+            path: str | None = None) -> Report:
+    state, lines, nbytes, content = _scan(opened, engine, progress, path)
     override = None
     if trt_version:
         override = normalise(trt_version)
@@ -161,7 +179,7 @@ def diagnose_path(
 ) -> Report:
     """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded."""
     eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_path(path), eng, trt_version, progress)
+    report = _finish(ingest.open_path(path), eng, trt_version, progress, os.fspath(path))
     return _post(report, model, trt_version, redact, redact_names)
 
 

@@ -368,21 +368,25 @@ class Matcher:
         memo = self._memo
         ts_match = _TIMESTAMP.match if self._canonical else None
         env = state.env
+        note_origin = env.note_origin
+        last_origin: Any = _NOTHING
+        slow = state.slow_signatures
         for s in starts:
             count += bcount(b"\n", prev, s)
             prev = s
             e = bfind(b"\n", s, end)
             if e < 0:
                 e = end
-            raw = bytes(buf[s:e if e - s <= MAX_LINE_BYTES else s + MAX_LINE_BYTES])
-            no = count + 1
-            if ts_match is not None and raw[:1] == b"[" and ts_match(raw):
-                table, key = memo_ts, raw[21:]
+            cut = e if e - s <= MAX_LINE_BYTES else s + MAX_LINE_BYTES
+            if ts_match is not None and ts_match(buf, s, cut) is not None:
+                table, key = memo_ts, bytes(buf[s + 21:cut])
             else:
-                table, key = memo, raw
+                table, key = memo, bytes(buf[s:cut])
             info = table.get(key)
             if info is None or not info.plain:
-                info = self._feed(state, no, raw, lambda: following_lines(buf, e + 1, ctx))
+                raw = bytes(buf[s:cut])
+                info = self._feed(state, count + 1, raw, lambda: following_lines(buf, e + 1, ctx))
+                last_origin = _NOTHING
                 if info is not None:
                     if len(table) >= MEMO_LINES:
                         table.clear()
@@ -391,16 +395,19 @@ class Matcher:
             if info.empty:
                 continue
             # The fast path: what `_feed` does for a plain line, from what the line yielded before.
-            env.note_origin(info.origin)
+            if info.origin is not last_origin:  # noting the same origin again changes nothing
+                note_origin(info.origin)
+                last_origin = info.origin
             if info.idle:
                 continue
+            no = count + 1
             line: LogLine | None = None
             for cs, groups in info.matches:
-                if cs.key in state.slow_signatures:
+                if slow and cs.key in slow:
                     continue
                 sh = _hits_for(state, cs)
                 if len(sh.evidence) < MAX_EVIDENCE:
-                    line = line or fast_parse(no, decode_line(raw))
+                    line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
                     _record(state, cs, no, line.raw, groups, sh)
                     continue
                 sh.count += 1
@@ -414,8 +421,8 @@ class Matcher:
             if info.is_error:
                 state.error_lines_seen += 1
                 if len(state.error_lines) < MAX_ERROR_LINES:
-                    line = line or fast_parse(no, decode_line(raw))
-                    matched = frozenset(cs.entry_id for cs, _ in info.matches if cs.key not in state.slow_signatures)
+                    line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
+                    matched = frozenset(cs.entry_id for cs, _ in info.matches if cs.key not in slow)
                     state.error_lines.append((line, matched))
         return count - line_base + bcount(b"\n", prev, end)
 
@@ -425,6 +432,7 @@ class Matcher:
 
 
 _EMPTY = _LineInfo(True, True, None, (), False)
+_NOTHING = object()
 
 
 def _hits_for(state: MatchState, cs: LazySignature) -> SignatureHits:
@@ -619,3 +627,172 @@ _PROBES = (
     "",
     "   ",
 )
+
+
+# -- one large file on several cores ----------------------------------------------------------------
+
+PARALLEL_MIN_BYTES = 96 * 1024 * 1024
+"""Files at least this big are scanned in parts on several cores (TRT_WHY_JOBS=1 turns it off)."""
+PART_MIN_BYTES = 48 * 1024 * 1024
+
+
+class EnvRecorder:
+    """Stands for a part's EnvCollector: records the calls, which the whole replays in order.
+
+    Environment facts depend on the order of lines (first wins, last build wins...), so parts do not
+    collect them: the few lines that feed the environment are replayed into one collector. Repeats
+    of the same origin in a row are recorded once (noting an origin twice changes nothing).
+    """
+
+    def __init__(self) -> None:
+        self.events: list[tuple[int, str, str] | str | None] = []
+
+    def feed(self, no: int, text: str, raw: str) -> None:
+        self.events.append((no, text, raw))
+
+    def note_origin(self, origin: str | None) -> None:
+        events = self.events
+        if not events or events[-1] != origin or isinstance(events[-1], tuple):
+            events.append(origin)
+
+
+def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
+    """One state from the states of consecutive parts (each with its number of lines): exactly the
+    state a single pass over the whole would have built."""
+    out = MatchState()
+    base = 0
+    for state, lines in parts:
+        env_events = state.env.events if isinstance(state.env, EnvRecorder) else []
+        for ev in env_events:
+            if isinstance(ev, tuple):
+                out.env.feed(ev[0] + base, ev[1], ev[2])
+            else:
+                out.env.note_origin(ev)
+        for entry_id, entry_hits in state.hits.items():
+            merged = out.hits.setdefault(entry_id, EntryHits())
+            for sig_id, sh in entry_hits.by_sig.items():
+                o = merged.by_sig.get(sig_id)
+                if o is None:
+                    o = merged.by_sig[sig_id] = SignatureHits()
+                if not o.first_line and sh.first_line:
+                    o.first_line = sh.first_line + base
+                if sh.last_line:
+                    o.last_line = sh.last_line + base
+                o.count += sh.count
+                for ev in sh.evidence:
+                    if len(o.evidence) >= MAX_EVIDENCE:
+                        break
+                    o.evidence.append(ev.model_copy(update={"line": ev.line + base}))
+                if not o.captures and sh.captures:
+                    o.captures = dict(sh.captures)
+                for k, vals in sh.values.items():
+                    ov = o.values.setdefault(k, [])
+                    for v in vals:
+                        if len(ov) < MAX_VALUES and v not in ov:
+                            ov.append(v)
+        for line, ids in state.error_lines:
+            if len(out.error_lines) >= MAX_ERROR_LINES:
+                break
+            out.error_lines.append((line.model_copy(update={"no": line.no + base}), ids))
+        out.error_lines_seen += state.error_lines_seen
+        out.notes.extend(state.notes)
+        out.slow_signatures |= state.slow_signatures
+        base += lines
+    return out
+
+
+def parallel_jobs(size: int | None) -> int:
+    """How many parts to scan a file of this size in (1: one pass)."""
+    import os
+
+    if size is None or size < PARALLEL_MIN_BYTES:
+        return 1
+    try:
+        jobs = int(os.environ.get("TRT_WHY_JOBS", "0"))
+    except ValueError:
+        jobs = 0
+    if jobs <= 0:
+        try:
+            jobs = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            jobs = os.cpu_count() or 1
+        jobs = min(jobs, 4)
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(jobs, size // PART_MIN_BYTES))
+
+
+def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int,
+                       progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
+    """Scan a file in `jobs` parts, this process taking the first and forked processes the others.
+
+    Returns (state, lines, bytes, content) as a single pass would, or None when a part failed or a
+    signature timed out (the caller then scans in one pass: the notes name line numbers).
+    """
+    import multiprocessing
+
+    from troubleshooter.core import ingest
+    from troubleshooter.core.scan import Part, scan_stream
+
+    bounds = [size * k // jobs for k in range(jobs)] + [None]
+    matcher.finder_for(None)  # built once, before forking
+    matcher._upgrade_indexes()
+    ctx = multiprocessing.get_context("fork")
+    counters = ctx.RawArray("q", jobs)
+
+    def run(k: int) -> tuple[MatchState, int, int, bool]:
+        opened = ingest.open_path(path)
+        part = Part(opened.stream, bounds[k] or 0, bounds[k + 1])
+        opened.stream = part  # type: ignore[assignment]
+        state = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
+
+        def report(done: int) -> None:
+            counters[k] = done
+            if k == 0 and progress is not None:
+                progress(sum(counters))
+
+        lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
+                                             on_region=matcher.region_sink(state),
+                                             context_after=part.context if k + 1 < jobs else None)
+        return state, lines, nbytes, content
+
+    def child(k: int, conn: Any) -> None:
+        try:
+            conn.send(run(k))
+        except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
+            try:
+                conn.send(exc.__class__.__name__)
+            except Exception:  # noqa: BLE001
+                pass
+        finally:
+            conn.close()
+
+    procs = []
+    for k in range(1, jobs):
+        here, there = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=child, args=(k, there), daemon=True)
+        proc.start()
+        there.close()
+        procs.append((proc, here))
+    results: list[tuple[MatchState, int, int, bool]] = []
+    try:
+        results.append(run(0))
+        for proc, conn in procs:
+            got = conn.recv()
+            if not isinstance(got, tuple):
+                return None
+            results.append(got)
+    except (EOFError, OSError):
+        return None
+    finally:
+        for proc, conn in procs:
+            conn.close()
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+    if any(state.slow_signatures for state, *_ in results):
+        return None
+    state = merge_parts([(st, lines) for st, lines, _n, _c in results])
+    return (state, sum(r[1] for r in results), sum(r[2] for r in results), any(r[3] for r in results))

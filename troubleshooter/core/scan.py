@@ -18,6 +18,7 @@ head and keeps its number.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -424,7 +425,8 @@ def make_finder(literals: Sequence[str], caseless: Sequence[str] = (), markers: 
 
 def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,
                 progress: ProgressFn | None = None, buffer_bytes: int = BUFFER_BYTES, *,
-                on_region: RegionFn | None = None) -> tuple[int, int, bool]:
+                on_region: RegionFn | None = None, context_after: Callable[[], bytes] | None = None
+                ) -> tuple[int, int, bool]:
     """Read the whole stream once. Returns (lines, bytes, whether any non-blank byte was seen).
 
     Candidates go to `on_region` (a buffer of whole lines at a time, the fast way) or, one line at a
@@ -434,7 +436,8 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     What is found never depends on where reads fall: the last CONTEXT_LINES whole lines of a buffer
     wait for the next one, so every candidate sees the lines after it; a line counts as over-long
     (matched on its head) only when it fills a buffer of `buffer_bytes`. The buffer starts small
-    for small inputs and grows to `buffer_bytes`.
+    for small inputs and grows to `buffer_bytes`. `context_after` gives the lines that follow the
+    stream (a part of a larger one), for its last lines' context.
     """
     if on_region is None:
         if on_candidate is None:
@@ -514,9 +517,16 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
                     buf[filled] = 10  # b"\n"
                     filled += 1
                 else:
+                    mv.release()
                     buf = bytearray(buf[:filled]) + b"\n"
+                    mv = memoryview(buf)
                     filled += 1
-            line_base = _region(buf, 0, filled, filled, line_base, the_finder, on_region)
+            after = context_after() if context_after is not None else b""
+            if after:
+                mv.release()
+                buf = bytearray(buf[:filled]) + after
+                mv = memoryview(buf)
+            line_base = _region(buf, 0, filled, filled + len(after), line_base, the_finder, on_region)
         elif skipping:
             line_base += 1
     finally:
@@ -581,3 +591,113 @@ def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = 2) -> l
         out.append(bytes(buf[pos:min(e2, pos + MAX_LINE_BYTES)]))
         pos = e2 + 1
     return out
+
+
+class Part(io.RawIOBase):
+    """One part of a stream for a parallel scan: the lines starting in [start, stop) (byte offsets in
+    the stream as read), then, apart, the whole lines after them as context.
+
+    A line belongs to the part where it starts, so consecutive parts split the stream exactly. Every
+    part reads the stream from its beginning (skipping is cheap next to scanning), so whatever the
+    opening layers do (NUL bytes, size limits) happens exactly as in a single pass.
+    """
+
+    CHUNK = 1024 * 1024
+
+    def __init__(self, inner: Any, start: int, stop: int | None) -> None:
+        self.inner = inner
+        self.start = start
+        self.stop = stop
+        self.pos = 0  # stream offset of the first byte of self.pending
+        self.pending = bytearray()
+        self.begun = start == 0
+        self.ended = False
+        self.tail = bytearray()  # what was read past the end of the part
+
+    def readable(self) -> bool:
+        return True
+
+    def _fill(self) -> bool:
+        chunk = bytearray(self.CHUNK)
+        n = int(self.inner.readinto(chunk) or 0)
+        if not n:
+            return False
+        self.pending += memoryview(chunk)[:n]
+        return True
+
+    def _line_start_at_or_after(self, offset: int) -> int | None:
+        """The stream offset of the first line start >= offset, reading as needed (None: none)."""
+        while True:
+            rel = offset - self.pos
+            if rel <= 0:
+                return offset if offset == 0 else self._after_newline(offset - 1)
+            if rel <= len(self.pending):
+                return self._after_newline(offset - 1)
+            # Not read that far yet: drop what lies before and read on.
+            self.pos += len(self.pending)
+            self.pending.clear()
+            if not self._fill():
+                return None
+
+    def _after_newline(self, offset: int) -> int | None:
+        """1 + the offset of the first newline at or after `offset`."""
+        while True:
+            rel = max(0, offset - self.pos)
+            nl = self.pending.find(b"\n", rel)
+            if nl >= 0:
+                return self.pos + nl + 1
+            if not self._fill():
+                return None
+
+    def readinto(self, b: Any) -> int:  # type: ignore[override]
+        if self.ended:
+            return 0
+        if not self.begun:
+            begin = self._line_start_at_or_after(self.start)
+            self.begun = True
+            if begin is None:
+                self.ended = True
+                return 0
+            del self.pending[:begin - self.pos]
+            self.pos = begin
+        mv = memoryview(b).cast("B")
+        if self.pending:
+            n = min(len(mv), len(self.pending))
+            mv[:n] = memoryview(self.pending)[:n]
+            del self.pending[:n]
+        else:
+            n = int(self.inner.readinto(mv) or 0)  # straight into the caller's buffer
+            if not n:
+                self.ended = True
+                return 0
+        if self.stop is not None and self.pos + n > self.stop - 1:
+            at = max(0, self.stop - 1 - self.pos)
+            nl = bytes(mv[at:n]).find(b"\n")  # once per part
+            if nl >= 0:
+                cut = at + nl + 1
+                self.tail = bytearray(mv[cut:n]) + self.pending
+                self.pending = bytearray()
+                self.ended = True
+                n = cut
+        self.pos += n
+        return n
+
+    def context(self, lines: int = CONTEXT_LINES, limit: int = BUFFER_BYTES - 1024) -> bytes:
+        """The whole lines after the part (as many as a single pass would have had in its buffer)."""
+        out = bytearray()
+        self.pending = self.tail
+        self.pos = 0
+        for _ in range(lines):
+            end = self._after_newline(0)
+            if end is None or end > limit:
+                break  # an over-long (or unterminated) line: a single pass would not have it whole either
+            line = bytes(self.pending[:end])
+            out += line[:MAX_LINE_BYTES].rstrip(b"\n") + b"\n" if len(line) > MAX_LINE_BYTES else line
+            del self.pending[:end]
+        return bytes(out)
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+        super().close()

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Scanning speed, memory and scaling of `trt-why --format json` against ripgrep, in one run.
+
+    python benchmarks/bench_scan.py                      # 10M, 100M and 1G logs under /tmp
+    python benchmarks/bench_scan.py --sizes 10M,100M --runs 3 --workdir /data/bench
+
+For each size it generates a log with ../shared/bench/gen_log.py (--seed 1; kept in the workdir,
+never in the repository), warms the page cache, then times, in the same run, `rg -c -f
+patterns.txt LOG` and `trt-why --format json LOG` with the Hyperscan finder and with the pure-Python
+one (TRT_WHY_MATCHER), taking the median of several runs. It reports wall time, CPU time (the
+machine may be shared), peak RSS of the largest process and of all processes together (sampled),
+and the ratio ripgrep / trt-why (above 1: trt-why is faster). Then memory with a .gz and with
+stdin, and the cost of doubling the KB's signatures (the KB loaded twice, renamed). Writes the
+table to benchmarks/results.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = ROOT.parent / "shared" / "bench"
+TRT_WHY = [sys.executable, "-c", "import sys; from troubleshooter.cli import main; sys.exit(main())"]
+
+
+def parse_size(text: str) -> int:
+    text = text.strip().upper().rstrip("B").rstrip("I")
+    mult = 1
+    if text and text[-1] in "KMGT":
+        mult = 1024 ** ("KMGT".index(text[-1]) + 1)
+        text = text[:-1]
+    return int(float(text) * mult)
+
+
+# -- running one command ------------------------------------------------------------------------------
+
+def _tree_rss(pid: int) -> int:
+    """Resident memory of a process and its descendants, in KiB (Linux /proc)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | None = None) -> dict[str, float]:
+    """Wall and CPU seconds, peak RSS of the largest process and of the whole tree (MiB)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=stdin, env=full_env,
+                            cwd=str(ROOT))
+    peak_tree = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak_tree[0] = max(peak_tree[0], _tree_rss(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if stdin_path:
+        stdin.close()  # type: ignore[union-attr]
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd[:3])}... exited with {code}: {err[-500:]}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
+            "tree_rss": max(peak_tree[0], usage.ru_maxrss) / 1024}
+
+
+def median_of(cmd: list[str], runs: int, env: dict[str, str] | None = None,
+              stdin_path: Path | None = None, warmup: bool = True) -> dict[str, float]:
+    if warmup:
+        run(cmd, env, stdin_path)  # untimed: page cache, KB cache, .pyc
+    samples = [run(cmd, env, stdin_path) for _ in range(runs)]
+    return {k: statistics.median(s[k] for s in samples) if k in ("wall", "cpu") else max(s[k] for s in samples)
+            for k in samples[0]}
+
+
+# -- preparing inputs ---------------------------------------------------------------------------------
+
+def generate(workdir: Path, size: str, gen_log: Path) -> Path:
+    path = workdir / f"trt_{size.lower()}.log"
+    want = parse_size(size)
+    if not path.exists() or abs(path.stat().st_size - want) > want * 0.01:
+        print(f"generating {path} ...", flush=True)
+        subprocess.run([sys.executable, str(gen_log), "--size", size, "--seed", "1", "-o", str(path)], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
+def warm(path: Path) -> None:
+    with open(path, "rb", buffering=0) as f:
+        buf = bytearray(8 << 20)
+        while f.readinto(buf):
+            pass
+
+
+def doubled_kb(workdir: Path) -> Path:
+    """Every built-in entry again under another id: twice the signatures."""
+    out = workdir / "kb-copy"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for entry in sorted((ROOT / "kb").glob("*.yaml")):
+        text = entry.read_text(encoding="utf-8")
+        new_id = entry.stem + "-copy"
+        text = re.sub(rf"^id:\s*{re.escape(entry.stem)}\s*$", f"id: {new_id}", text, count=1, flags=re.MULTILINE)
+        (out / f"{new_id}.yaml").write_text(text, encoding="utf-8")
+    return out
+
+
+# -- the benchmark ------------------------------------------------------------------------------------
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", default="10M,100M,1G")
+    p.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is kept)")
+    p.add_argument("--python-runs", type=int, default=3, help="runs of the pure-Python finder on the largest log")
+    p.add_argument("--workdir", default="/tmp/trt-why-bench", help="where the generated logs go (not the repo)")
+    p.add_argument("--gen-log", default=str(SHARED / "gen_log.py"))
+    p.add_argument("--patterns", default=str(SHARED / "patterns.txt"))
+    p.add_argument("--results", default=str(HERE / "results.md"))
+    p.add_argument("--skip-extras", action="store_true", help="no .gz / stdin / doubled-KB measurements")
+    args = p.parse_args()
+
+    rg = shutil.which("rg")
+    if rg is None:
+        raise SystemExit("ripgrep (rg) is needed: apt-get install -y ripgrep")
+    workdir = Path(args.workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
+    env_cache = {"TRT_WHY_CACHE_DIR": str(workdir / "cache")}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "troubleshooter")], check=False,
+                   stdout=subprocess.DEVNULL)
+    run(TRT_WHY + ["--format", "json", str(ROOT / "sample_logs" / "yolov8-int8-orin-silu.log")], env_cache)  # KB cache
+
+    rows = []
+    for size in sizes:
+        log = generate(workdir, size, Path(args.gen_log))
+        warm(log)
+        big = size == sizes[-1]
+        row = {"size": size, "bytes": log.stat().st_size}
+        row["rg"] = median_of([rg, "-c", "-f", args.patterns, str(log)], args.runs)
+        row["hyperscan"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.runs,
+                                     {**env_cache, "TRT_WHY_MATCHER": "hyperscan"})
+        row["hyperscan-1core"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.runs,
+                                           {**env_cache, "TRT_WHY_MATCHER": "hyperscan", "TRT_WHY_JOBS": "1"})
+        row["python"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.python_runs if big else args.runs,
+                                  {**env_cache, "TRT_WHY_MATCHER": "python"})
+        rows.append(row)
+        _print_row(row)
+
+    extras: dict[str, dict[str, float]] = {}
+    if not args.skip_extras:
+        log = generate(workdir, sizes[-1], Path(args.gen_log))
+        packed = workdir / (log.name + ".gz")
+        if not packed.exists() or packed.stat().st_mtime < log.stat().st_mtime:
+            print(f"compressing {packed} ...", flush=True)
+            with open(log, "rb") as src, gzip.open(packed, "wb", compresslevel=1) as dst:
+                shutil.copyfileobj(src, dst, 8 << 20)
+        extras[".gz"] = median_of(TRT_WHY + ["--format", "json", str(packed)], 1, env_cache, warmup=False)
+        extras["stdin"] = median_of(TRT_WHY + ["--format", "json", "-"], 1, env_cache, stdin_path=log, warmup=False)
+        mid = generate(workdir, sizes[min(1, len(sizes) - 1)], Path(args.gen_log))
+        copy = doubled_kb(workdir)
+        for name, matcher in (("hyperscan", "hyperscan"), ("python", "python")):
+            env = {**env_cache, "TRT_WHY_MATCHER": matcher, "TRT_WHY_JOBS": "1"}
+            one = median_of(TRT_WHY + ["--format", "json", str(mid)], args.runs, env)
+            two = median_of(TRT_WHY + ["--format", "json", "--kb", str(copy), str(mid)], args.runs, env)
+            extras[f"kb x2 ({name})"] = {"one": one["wall"], "two": two["wall"], "ratio": two["wall"] / one["wall"],
+                                         "cpu_ratio": two["cpu"] / one["cpu"]}
+    text = render(rows, extras)
+    print()
+    print(text)
+    Path(args.results).write_text(text, encoding="utf-8")
+    print(f"written to {args.results}")
+    return 0
+
+
+def _print_row(row: dict) -> None:  # type: ignore[type-arg]
+    rg = row["rg"]
+    parts = [f"{row['size']:>5}: rg {rg['wall']:.2f}s"]
+    for k in ("hyperscan", "hyperscan-1core", "python"):
+        r = row[k]
+        parts.append(f"{k} {r['wall']:.2f}s (x{rg['wall'] / r['wall']:.2f}, {r['rss']:.0f}/{r['tree_rss']:.0f} MiB)")
+    print("  ".join(parts), flush=True)
+
+
+def render(rows: list[dict], extras: dict[str, dict[str, float]]) -> str:  # type: ignore[type-arg]
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        cpu = f"{names[0]} x{len(names)}" if names else ""
+    except OSError:
+        pass
+    out = [
+        "# Scan benchmark",
+        "",
+        f"`python benchmarks/bench_scan.py` on {platform.machine()}, {cpu}, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}. Logs from `gen_log.py --seed 1`; page cache warm; median of several runs. "
+        "Ratio = ripgrep wall time / trt-why wall time (above 1: trt-why is faster). RSS: largest process / "
+        "all processes together (sampled).",
+        "",
+        "| log | rg -c -f patterns.txt | trt-why --format json (Hyperscan) | same, one core | pure Python | "
+        "ratio HS | ratio HS 1 core | ratio Python |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        rg = row["rg"]
+
+        def cell(r: dict[str, float]) -> str:
+            return f"{r['wall']:.2f} s (cpu {r['cpu']:.2f} s, {r['rss']:.0f}/{r['tree_rss']:.0f} MiB)"
+
+        out.append(f"| {row['size']} | {rg['wall']:.2f} s (cpu {rg['cpu']:.2f} s) | {cell(row['hyperscan'])} | "
+                   f"{cell(row['hyperscan-1core'])} | {cell(row['python'])} | "
+                   f"{rg['wall'] / row['hyperscan']['wall']:.2f} | {rg['wall'] / row['hyperscan-1core']['wall']:.2f} | "
+                   f"{rg['wall'] / row['python']['wall']:.2f} |")
+    if len(rows) > 1:
+        out += ["", "Scaling (seconds per GiB, Hyperscan / one core / pure Python):", ""]
+        for row in rows:
+            gib = row["bytes"] / 2**30
+            out.append(f"- {row['size']}: {row['hyperscan']['wall'] / gib:.2f} / "
+                       f"{row['hyperscan-1core']['wall'] / gib:.2f} / {row['python']['wall'] / gib:.2f} s per GiB")
+    if extras:
+        out += ["", "Other inputs and a doubled KB:", ""]
+        for name, r in extras.items():
+            if "ratio" in r:
+                out.append(f"- {name}: {r['one']:.2f} s -> {r['two']:.2f} s with every signature twice "
+                           f"(x{r['ratio']:.2f} wall, x{r['cpu_ratio']:.2f} cpu)")
+            else:
+                out.append(f"- {sizes_label(rows)} {name}: {r['wall']:.2f} s, peak RSS {r['rss']:.0f} MiB "
+                           f"(all processes {r['tree_rss']:.0f} MiB)")
+    return "\n".join(out) + "\n"
+
+
+def sizes_label(rows: list[dict]) -> str:  # type: ignore[type-arg]
+    return rows[-1]["size"] if rows else ""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
