@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from troubleshooter.core import logs as _logs
 from troubleshooter.core.environment import EnvCollector, all_literals
@@ -79,7 +79,7 @@ class MatchState:
 class LazySignature:
     """A signature whose regex is compiled the first time a line needs it."""
 
-    __slots__ = ("entry_id", "sig", "literals", "key", "_pattern")
+    __slots__ = ("entry_id", "sig", "literals", "key", "_pattern", "_required")
 
     def __init__(self, entry_id: str, sig: Signature, literals: Sequence[str]) -> None:
         self.entry_id = entry_id
@@ -87,6 +87,15 @@ class LazySignature:
         self.literals = tuple(literals)
         self.key = f"{entry_id}::{sig.id}"
         self._pattern: Any = None
+        self._required: tuple[str, ...] | None = None
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """Strings every match holds (each literal run the regex must match): a line missing one
+        cannot match, so the regex is not run on it."""
+        if self._required is None:
+            self._required = () if self.sig.ignore_case else required_runs(self.sig.regex)
+        return self._required
 
     @property
     def pattern(self) -> Any:
@@ -137,8 +146,7 @@ class LiteralIndex:
 _Match = tuple[LazySignature, dict[str, str]]
 
 
-@dataclass(frozen=True, slots=True)
-class _LineInfo:
+class _LineInfo(NamedTuple):
     """What one candidate line yields, whatever its number and timestamp."""
 
     empty: bool
@@ -150,6 +158,10 @@ class _LineInfo:
     is_error: bool
     idle: bool = False
     """Neither a match nor an error line: only its origin is noted."""
+
+
+_IDLE: dict[str | None, _LineInfo] = {}
+"""One shared info per origin for the (many) plain lines that yield nothing else."""
 
 
 class _Line:
@@ -325,6 +337,9 @@ class Matcher:
             if cs.key in state.slow_signatures:
                 timed_out = True  # what this line yields depends on this log's history
                 continue
+            required = cs.required
+            if required and not all(r in text for r in required):
+                continue  # the regex cannot match: no need to run it
             try:
                 m = cs.pattern.search(text, timeout=MATCH_TIMEOUT)
             except TimeoutError:
@@ -348,8 +363,12 @@ class Matcher:
                                           frozenset(matched)))
         if timed_out:
             return None
-        return _LineInfo(False, not (gated or unbalanced), origin, tuple(matches), error,
-                         not matches and not error)
+        if not matches and not error and not (gated or unbalanced):
+            idle = _IDLE.get(origin)
+            if idle is None:
+                idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
+            return idle
+        return _LineInfo(False, not (gated or unbalanced), origin, tuple(matches), error, not matches and not error)
 
     def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,
                     line_base: int, context_end: int | None = None) -> int:
@@ -372,8 +391,7 @@ class Matcher:
         last_origin: Any = _NOTHING
         slow = state.slow_signatures
         for s in starts:
-            count += bcount(b"\n", prev, s)
-            prev = s
+            # `count` is the number of lines before `prev`; brought up to `s` only for lines that need a number.
             e = bfind(b"\n", s, end)
             if e < 0:
                 e = end
@@ -384,6 +402,8 @@ class Matcher:
                 table, key = memo, bytes(buf[s:cut])
             info = table.get(key)
             if info is None or not info.plain:
+                count += bcount(b"\n", prev, s)
+                prev = s
                 raw = bytes(buf[s:cut])
                 info = self._feed(state, count + 1, raw, lambda: following_lines(buf, e + 1, ctx))
                 last_origin = _NOTHING
@@ -400,6 +420,8 @@ class Matcher:
                 last_origin = info.origin
             if info.idle:
                 continue
+            count += bcount(b"\n", prev, s)
+            prev = s
             no = count + 1
             line: LogLine | None = None
             for cs, groups in info.matches:
@@ -429,6 +451,56 @@ class Matcher:
     def region_sink(self, state: MatchState) -> Callable[[bytearray, list[int], int, int, int], int]:
         """A `scan_stream` region callback feeding this state."""
         return lambda buf, starts, end, line_base, ctx: self.feed_region(state, buf, starts, end, line_base, ctx)
+
+
+def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
+    """The literal runs (of `min_length`+ characters) that every match of the pattern contains.
+
+    Walks the pattern's top-level sequence (and the groups and repeats it must go through); a branch,
+    an optional part or anything case-insensitive contributes nothing. Empty when the pattern does not
+    parse as a `re` pattern (the `regex` module's own syntax): then no shortcut is taken.
+    """
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser as p  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_constants as c  # type: ignore[no-redef]
+        import sre_parse as p  # type: ignore[no-redef]
+    try:
+        tree = p.parse(pattern)
+    except Exception:  # noqa: BLE001 - regex-only syntax
+        return ()
+    if tree.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return ()
+    runs: list[str] = []
+
+    def walk(items: Any) -> None:
+        run: list[str] = []
+
+        def flush() -> None:
+            if len(run) >= min_length:
+                runs.append("".join(run))
+            run.clear()
+
+        for op, av in items:
+            if op is c.LITERAL:
+                run.append(chr(av))
+                continue
+            flush()
+            if op is c.SUBPATTERN:
+                _group, add_flags, _del, sub = av
+                if not add_flags & (re.IGNORECASE | re.VERBOSE):
+                    walk(sub)
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or getattr(c, "POSSESSIVE_REPEAT", None) is op:
+                lo, _hi, sub = av
+                if lo >= 1:
+                    walk(sub)
+            elif getattr(c, "ATOMIC_GROUP", None) is op:
+                walk(av)
+        flush()
+
+    walk(list(tree))
+    return tuple(dict.fromkeys(runs))
 
 
 _EMPTY = _LineInfo(True, True, None, (), False)
@@ -529,13 +601,18 @@ def fast_parse(no: int, raw: str) -> LogLine:
 
 def parse_parts(raw: str) -> tuple[Level | None, str | None, str, str]:
     """`fast_parse` as (level, origin, text, raw), without building the model."""
-    global _FAST, _PAYLOAD_LITERALS
+    global _FAST, _PAYLOAD_LITERALS, _FAST_FN
     if _FAST is False:
         from troubleshooter.core.regexes import derive_literals
 
         _PAYLOAD_LITERALS = derive_literals(_logs._PAYLOAD_ERROR.pattern) if hasattr(_logs, "_PAYLOAD_ERROR") else None
         _FAST = _combined_rules()
-        if _FAST is not None and not all(_probe_ok(s) for s in _PROBES):
+        try:
+            if _FAST is not None:
+                _FAST_FN = _make_fast_parser(*_FAST)
+                if not all(_probe_ok(s) for s in _PROBES):
+                    _FAST = None
+        except Exception:  # noqa: BLE001 - logs.py changed shape: parse_line does everything
             _FAST = None
     parts = _fast_parse(raw) if _FAST is not None else None
     if parts is None:
@@ -556,51 +633,78 @@ def _fast_parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:
     Keep in step with `logs.parse_line`: `parse_parts` compares the two on `_PROBES` at start-up
     and uses `parse_line` alone if they differ; tests/perf compare them on every sample log.
     """
-    combined, meta = _FAST  # type: ignore[misc]
+    return _FAST_FN(raw)  # type: ignore[misc]
+
+
+def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bool]]) -> Callable[[str], Any]:
+    """The body of `_fast_parse`, with everything it uses bound once."""
     L = _logs
-    if len(raw) > L.MAX_LINE_CHARS:
-        raw = raw[:L.MAX_LINE_CHARS]
-    raw = raw.rstrip("\r\n")
-    if "\r" in raw:
-        parts = [p for p in raw.split("\r") if p.strip()]
-        raw = parts[-1] if parts else ""
-    raw = L.strip_ansi(raw)
-    rest = raw.lstrip("\ufeff ")
-    level = None
-    origin = None
+    by_name = {f"r{i}": m for i, m in enumerate(meta)}
+    max_chars = L.MAX_LINE_CHARS
+    strip_ansi = L.strip_ansi
     words = L._LEVEL_WORDS
-    for _ in range(8):
-        m = combined.match(rest)
-        if m is None:
-            break
-        if m.end() == 0:
-            return None
-        i = int(m.lastgroup[1:])
-        lvl_group, rule_origin, overrides = meta[i]
-        if lvl_group is not None:
-            lvl = m.group(lvl_group)
-            if lvl:
-                new = words.get(lvl.upper())
-                if new is not None and (level is None or overrides):
-                    level = new
-        if rule_origin and (origin is None or origin in ("trt", "docker")):
-            origin = rule_origin
-        rest = rest[m.end():]
-    if level is None:
-        m = L._BARE_LEVEL.match(rest)
-        if m:
-            level = words[m.group("lvl").upper()]
-            rest = rest[m.end():]
-        elif L._TRACEBACK.match(rest) or L._TERMINATE.match(rest) or L._EXCEPTION.match(rest):
-            level = L.Level.ERROR
-            origin = origin or "traceback"
-    if origin == "trt":
-        origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
-    text = rest.strip()
-    if (level is None or level is L.Level.WARNING) and (
-            _PAYLOAD_LITERALS is None or any(lit in text for lit in _PAYLOAD_LITERALS)) and L._PAYLOAD_ERROR.search(text):
-        level = L.Level.ERROR
-    return level, origin, text, raw
+    bare = L._BARE_LEVEL.match
+    traceback_, terminate, exception = L._TRACEBACK.match, L._TERMINATE.match, L._EXCEPTION.match
+    payload = L._PAYLOAD_ERROR.search
+    payload_literals = _PAYLOAD_LITERALS
+    error, warning = L.Level.ERROR, L.Level.WARNING
+    match = combined.match
+
+    def parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:
+        if len(raw) > max_chars:
+            raw = raw[:max_chars]
+        raw = raw.rstrip("\r\n")
+        if "\r" in raw:
+            parts = [p for p in raw.split("\r") if p.strip()]
+            raw = parts[-1] if parts else ""
+        raw = strip_ansi(raw)
+        rest = raw.lstrip("\ufeff ")
+        level = None
+        origin = None
+        for _ in range(8):
+            m = match(rest)
+            if m is None:
+                break
+            end = m.end()
+            if end == 0:
+                return None
+            lvl_group, rule_origin, overrides = by_name[m.lastgroup]
+            if lvl_group is not None:
+                lvl = m.group(lvl_group)
+                if lvl:
+                    new = words.get(lvl.upper())
+                    if new is not None and (level is None or overrides):
+                        level = new
+            if rule_origin and (origin is None or origin == "trt" or origin == "docker"):
+                origin = rule_origin
+            rest = rest[end:]
+        if level is None:
+            m = bare(rest)
+            if m:
+                level = words[m.group("lvl").upper()]
+                rest = rest[m.end():]
+            elif traceback_(rest) or terminate(rest) or exception(rest):
+                level = error
+                origin = origin or "traceback"
+        if origin == "trt":
+            origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
+        text = rest.strip()
+        if level is None or level is warning:
+            if payload_literals is None:
+                if payload(text):
+                    level = error
+            else:
+                for lit in payload_literals:
+                    if lit in text:
+                        if payload(text):
+                            level = error
+                        break
+        return level, origin, text, raw
+
+    return parse
+
+
+_FAST_FN: Callable[[str], Any] | None = None
 
 
 _PROBES = (
@@ -724,6 +828,30 @@ def parallel_jobs(size: int | None) -> int:
     return max(1, min(jobs, size // PART_MIN_BYTES))
 
 
+SKIP_COST = 0.1
+"""Reading past the bytes before a part costs about this much of scanning them (every part reads the
+stream from its start): later parts get a little less to scan so that all end together."""
+
+
+def _part_bounds(size: int, jobs: int) -> list[int]:
+    """Start offsets of `jobs` parts whose costs (scanning their bytes, skipping the bytes before them)
+    are about equal."""
+    # cost_k = len_k + SKIP_COST * start_k, equal for every k; solve for the common cost c.
+    # start_{k+1} = start_k + c - SKIP_COST * start_k; sum of lengths = size.
+    lo, hi = size / jobs * 0.5, float(size)
+    for _ in range(60):
+        c = (lo + hi) / 2
+        start = 0.0
+        for _k in range(jobs):
+            start += c - SKIP_COST * start
+        lo, hi = (c, hi) if start < size else (lo, c)
+    starts, start = [], 0.0
+    for _k in range(jobs):
+        starts.append(int(start))
+        start += c - SKIP_COST * start
+    return starts
+
+
 def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int,
                        progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
     """Scan a file in `jobs` parts, this process taking the first and forked processes the others.
@@ -736,7 +864,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int,
     from troubleshooter.core import ingest
     from troubleshooter.core.scan import Part, scan_stream
 
-    bounds = [size * k // jobs for k in range(jobs)] + [None]
+    bounds = [*_part_bounds(size, jobs), None]
     matcher.finder_for(None)  # built once, before forking
     matcher._upgrade_indexes()
     ctx = multiprocessing.get_context("fork")

@@ -461,12 +461,19 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
                 grown[:filled] = buf[:filled]
                 mv.release()
                 buf, mv = grown, memoryview(grown)
-            n = stream.readinto(mv[filled:])  # type: ignore[attr-defined]
-            if not n:
+            # Fill the buffer (a first read may return only a sniffed head; a pipe what it has).
+            got = 0
+            while filled + got < len(buf):
+                n = stream.readinto(mv[filled + got:])  # type: ignore[attr-defined]
+                if not n:
+                    break
+                got += n
+                total += n
+                if progress is not None:
+                    progress(total)
+            if not got:
                 break
-            total += n
-            if progress is not None:
-                progress(total)
+            n = got
             if the_finder is None:
                 the_finder = finder()  # type: ignore[operator]
             end = filled + n

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Start-up of the one-shot CLI against the bare interpreter: `trt-why small.log` vs `python -c "import json, re"`.
+
+    python benchmarks/bench_startup.py [--runs 30] [--log sample_logs/yolov8-int8-orin-silu.log]
+
+Both run with this interpreter (sys.executable), the package's bytecode compiled and the KB cache
+warm (as after `pip install` and a first run). Prints the medians of wall and CPU time, the ratio
+(the issue asks for at most 8x, aiming at 5x) and what the one-shot path imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TRT_WHY = "import sys; from troubleshooter.cli import main; sys.exit(main())"
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=str(ROOT))
+    _pid, _status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def measure(cmd: list[str], env: dict[str, str], runs: int) -> dict[str, float]:
+    timed(cmd, env)  # warm-up
+    samples = [timed(cmd, env) for _ in range(runs)]
+    return {"wall": statistics.median(s[0] for s in samples), "cpu": statistics.median(s[1] for s in samples)}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--log", default=str(ROOT / "sample_logs" / "yolov8-int8-orin-silu.log"))
+    p.add_argument("--format", default="text", choices=("text", "json", "markdown"))
+    args = p.parse_args()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("TRT_WHY_NO_CACHE", None)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "troubleshooter")], check=False,
+                   stdout=subprocess.DEVNULL)
+    base = measure([sys.executable, "-c", "import json, re"], env, args.runs)
+    tool = measure([sys.executable, "-c", TRT_WHY, "--format", args.format, args.log], env, args.runs)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys, json\nfrom troubleshooter.cli import main\n"
+         f"main(['--format', {args.format!r}, {args.log!r}])\n"
+         "sys.stderr.write(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"],
+        capture_output=True, env=env, cwd=str(ROOT))
+    top = json.loads(probe.stderr.decode().splitlines()[-1])
+    heavy = [m for m in top if m in ("textual", "onnx", "onnxruntime", "numpy", "mcp", "polygraphy", "torch")]
+    print(f"python -c 'import json, re': {base['wall'] * 1000:.0f} ms wall, {base['cpu'] * 1000:.0f} ms cpu")
+    print(f"trt-why --format {args.format} {Path(args.log).name}: {tool['wall'] * 1000:.0f} ms wall, "
+          f"{tool['cpu'] * 1000:.0f} ms cpu")
+    print(f"ratio: {tool['wall'] / base['wall']:.1f}x wall, {tool['cpu'] / base['cpu']:.1f}x cpu "
+          f"(median of {args.runs}; target <= 8x, aim 5x)")
+    print(f"heavy modules imported: {heavy or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
