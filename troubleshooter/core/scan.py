@@ -350,7 +350,7 @@ class PythonFinder:
         add = found.add
         self._passes.run(buf, end, add)  # type: ignore[union-attr]
         if self._caseless_passes is not None:
-            lowered = (buf if end == len(buf) else buf[:end]).lower()
+            lowered = buf.lower()  # the whole buffer: the same size every time, so the memory is reused
             self._caseless_passes.run(lowered, end, add)
             del lowered
         if self._marker_pass is not None:
