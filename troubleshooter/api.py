@@ -99,7 +99,7 @@ def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path
 
         jobs = parallel_jobs(opened.size_hint)
         if jobs > 1:
-            done = scan_file_parallel(path, matcher, opened.size_hint or 0, jobs, progress)
+            done = scan_file_parallel(path, matcher, opened.size_hint or 0, jobs, opened.encoding, progress)
             if done is not None:
                 opened.stream.close()
                 return done

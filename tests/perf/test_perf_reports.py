@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from perf_helpers import HAVE_HYPERSCAN, engine, generate_log, report_json, sample_logs
+from perf_helpers import HAVE_HYPERSCAN, SAMPLES, engine, generate_log, report_json, sample_logs
 
 from troubleshooter import api
 from troubleshooter.core import ingest, scan
 from troubleshooter.core.logs import decode_line, parse_line
 from troubleshooter.core.matcher import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUES, MatchState, parse_parts
 
+SAMPLES_LOG = SAMPLES / "yolov8-int8-orin-silu.log"
 needs_hyperscan = pytest.mark.skipif(not HAVE_HYPERSCAN, reason="hyperscan is not installed (the `fast` extra)")
 
 
@@ -178,3 +180,58 @@ def test_memory_of_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, generated: 
     eng = engine("python")
     assert report_json(generated, eng) == expected
     assert len(eng.matcher._memo_ts) <= 100 and len(eng.matcher._memo) <= 100
+
+
+def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPatch, generated: Path,
+                                                     tmp_path: Path) -> None:
+    """A large file scanned in parts on several processes: the same report as one pass."""
+    from troubleshooter.core import matcher
+
+    # Every kind of line near every part boundary: wrapped lines, NUL bytes, environment facts.
+    mixed = tmp_path / "mixed.log"
+    block = (b"[08/07/2024-12:27:04] [I] TensorRT version: 8.6.1\n"
+             b"[08/07/2024-12:27:04] [E] [TRT] 10: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error "
+             b"(Could not find any implementation for node /model.22/Conv_\n"
+             b"quantized.)\n"
+             b"[08/07/2024-12:27:04] [W] [TRT] Missing scale and zero-point for tensor t\x00x, expect fall back to "
+             b"non-int8 implementation for any layer consuming or producing given tensor\n"
+             b"&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --int8\n")
+    mixed.write_bytes(block * 3000 + (SAMPLES_LOG.read_bytes() if SAMPLES_LOG.exists() else b""))
+    for path in (generated, mixed):
+        monkeypatch.setenv("TRT_WHY_JOBS", "1")
+        expected = report_json(path, engine("python"))
+        monkeypatch.setattr(matcher, "PARALLEL_MIN_BYTES", 1024)
+        monkeypatch.setattr(matcher, "PART_MIN_BYTES", 1024)
+        for jobs in ("2", "3"):
+            monkeypatch.setenv("TRT_WHY_JOBS", jobs)
+            assert matcher.parallel_jobs(path.stat().st_size) == int(jobs)
+            eng = engine("python")
+            assert report_json(path, eng) == expected, (path.name, jobs)
+            # ... and the parts really ran (no silent fall-back to one pass).
+            done = matcher.scan_file_parallel(str(path), engine("python").matcher, path.stat().st_size, int(jobs))
+            assert done is not None and done[1] == json.loads(expected)["source"]["lines"]
+        monkeypatch.setattr(matcher, "PARALLEL_MIN_BYTES", 96 * 1024 * 1024)
+
+
+def test_merged_parts_equal_one_state() -> None:
+    """`merge_parts` over states built from consecutive slices of lines equals one state."""
+    from troubleshooter.core.matcher import EnvRecorder, merge_parts
+
+    eng = engine("python")
+    lines = []
+    for path in sample_logs()[:30]:
+        lines += path.read_bytes().split(b"\n")
+    whole = MatchState()
+    for no, raw in enumerate(lines, 1):
+        eng.matcher.feed(whole, no, raw, lines[no:no + 2])
+    cut = [0, len(lines) // 3, 2 * len(lines) // 3, len(lines)]
+    parts = []
+    for a, b in zip(cut, cut[1:]):
+        st = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
+        for i in range(a, b):
+            eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
+        parts.append((st, b - a))
+    merged = merge_parts(parts)
+    assert merged.env.result() == whole.env.result()
+    assert repr(merged.hits) == repr(whole.hits)
+    assert merged.error_lines == whole.error_lines and merged.error_lines_seen == whole.error_lines_seen

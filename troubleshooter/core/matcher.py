@@ -828,98 +828,90 @@ def parallel_jobs(size: int | None) -> int:
     return max(1, min(jobs, size // PART_MIN_BYTES))
 
 
-SKIP_COST = 0.1
-"""Reading past the bytes before a part costs about this much of scanning them (every part reads the
-stream from its start): later parts get a little less to scan so that all end together."""
-
-
-def _part_bounds(size: int, jobs: int) -> list[int]:
-    """Start offsets of `jobs` parts whose costs (scanning their bytes, skipping the bytes before them)
-    are about equal."""
-    # cost_k = len_k + SKIP_COST * start_k, equal for every k; solve for the common cost c.
-    # start_{k+1} = start_k + c - SKIP_COST * start_k; sum of lengths = size.
-    lo, hi = size / jobs * 0.5, float(size)
-    for _ in range(60):
-        c = (lo + hi) / 2
-        start = 0.0
-        for _k in range(jobs):
-            start += c - SKIP_COST * start
-        lo, hi = (c, hi) if start < size else (lo, c)
-    starts, start = [], 0.0
-    for _k in range(jobs):
-        starts.append(int(start))
-        start += c - SKIP_COST * start
-    return starts
-
-
-def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int,
+def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encoding: str = "utf-8",
                        progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
     """Scan a file in `jobs` parts, this process taking the first and forked processes the others.
 
-    Returns (state, lines, bytes, content) as a single pass would, or None when a part failed or a
-    signature timed out (the caller then scans in one pass: the notes name line numbers).
+    The parts are byte ranges of the file split at line starts; each is opened through `ingest` as
+    a stream of its own, so it reads exactly the bytes a single pass reads there (NUL bytes are
+    dropped, nothing else changes inside a plain UTF-8 file; a part that opens any other way makes
+    the whole fall back). Returns (state, lines, bytes, content) as a single pass would, or None
+    when a part failed or a signature timed out (the caller then scans in one pass: the notes name
+    line numbers).
     """
     import multiprocessing
+    import os
 
     from troubleshooter.core import ingest
-    from troubleshooter.core.scan import Part, scan_stream
+    from troubleshooter.core.scan import FileRange, line_start_at_or_after, scan_stream, whole_lines
 
-    bounds = [*_part_bounds(size, jobs), None]
-    matcher.finder_for(None)  # built once, before forking
-    matcher._upgrade_indexes()
-    ctx = multiprocessing.get_context("fork")
-    counters = ctx.RawArray("q", jobs)
-
-    def run(k: int) -> tuple[MatchState, int, int, bool]:
-        opened = ingest.open_path(path)
-        part = Part(opened.stream, bounds[k] or 0, bounds[k + 1])
-        opened.stream = part  # type: ignore[assignment]
-        state = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
-
-        def report(done: int) -> None:
-            counters[k] = done
-            if k == 0 and progress is not None:
-                progress(sum(counters))
-
-        lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
-                                             on_region=matcher.region_sink(state),
-                                             context_after=part.context if k + 1 < jobs else None)
-        return state, lines, nbytes, content
-
-    def child(k: int, conn: Any) -> None:
-        try:
-            conn.send(run(k))
-        except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
-            try:
-                conn.send(exc.__class__.__name__)
-            except Exception:  # noqa: BLE001
-                pass
-        finally:
-            conn.close()
-
-    procs = []
-    for k in range(1, jobs):
-        here, there = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=child, args=(k, there), daemon=True)
-        proc.start()
-        there.close()
-        procs.append((proc, here))
-    results: list[tuple[MatchState, int, int, bool]] = []
+    fd = os.open(path, os.O_RDONLY)
     try:
-        results.append(run(0))
-        for proc, conn in procs:
-            got = conn.recv()
-            if not isinstance(got, tuple):
-                return None
-            results.append(got)
-    except (EOFError, OSError):
-        return None
+        bounds = sorted({line_start_at_or_after(fd, size * k // jobs, size) for k in range(jobs)} | {size})
+        if len(bounds) < 3:
+            return None
+        parts = len(bounds) - 1
+        matcher.finder_for(None)  # built once, before forking
+        matcher._upgrade_indexes()
+        ctx = multiprocessing.get_context("fork")
+        counters = ctx.RawArray("q", parts)
+
+        def run(k: int) -> tuple[MatchState, int, int, bool]:
+            opened = ingest.open_stream(FileRange(fd, bounds[k], bounds[k + 1]), path)  # type: ignore[arg-type]
+            if opened.encoding != (encoding if k == 0 else "utf-8") or (k and opened.notes):
+                raise ValueError("this part does not open as plain text")  # a BOM or NUL run mid-file
+            state = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
+
+            def report(done: int) -> None:
+                counters[k] = done
+                if k == 0 and progress is not None:
+                    progress(sum(counters))
+
+            def after() -> bytes:
+                tail = ingest.open_stream(FileRange(fd, bounds[k + 1], size), path)  # type: ignore[arg-type]
+                return whole_lines(tail.stream)
+
+            lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
+                                                 on_region=matcher.region_sink(state),
+                                                 context_after=after if k + 1 < parts else None)
+            return state, lines, nbytes, content
+
+        def child(k: int, conn: Any) -> None:
+            try:
+                conn.send(run(k))
+            except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
+                try:
+                    conn.send(exc.__class__.__name__)
+                except Exception:  # noqa: BLE001
+                    pass
+            finally:
+                conn.close()
+
+        procs = []
+        for k in range(1, parts):
+            here, there = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=child, args=(k, there), daemon=True)
+            proc.start()
+            there.close()
+            procs.append((proc, here))
+        results: list[tuple[MatchState, int, int, bool]] = []
+        try:
+            results.append(run(0))
+            for _proc, conn in procs:
+                got = conn.recv()
+                if not isinstance(got, tuple):
+                    return None
+                results.append(got)
+        except (EOFError, OSError, ValueError):
+            return None
+        finally:
+            for proc, conn in procs:
+                conn.close()
+                proc.join(timeout=5)
+                if proc.is_alive():
+                    proc.terminate()
     finally:
-        for proc, conn in procs:
-            conn.close()
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.terminate()
+        os.close(fd)
     if any(state.slow_signatures for state, *_ in results):
         return None
     state = merge_parts([(st, lines) for st, lines, _n, _c in results])

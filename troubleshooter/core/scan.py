@@ -600,111 +600,66 @@ def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = 2) -> l
     return out
 
 
-class Part(io.RawIOBase):
-    """One part of a stream for a parallel scan: the lines starting in [start, stop) (byte offsets in
-    the stream as read), then, apart, the whole lines after them as context.
+class FileRange(io.RawIOBase):
+    """Bytes [start, stop) of an open file (positional reads: many ranges may share the descriptor)."""
 
-    A line belongs to the part where it starts, so consecutive parts split the stream exactly. Every
-    part reads the stream from its beginning (skipping is cheap next to scanning), so whatever the
-    opening layers do (NUL bytes, size limits) happens exactly as in a single pass.
-    """
-
-    CHUNK = 1024 * 1024
-
-    def __init__(self, inner: Any, start: int, stop: int | None) -> None:
-        self.inner = inner
-        self.start = start
+    def __init__(self, fd: int, start: int, stop: int) -> None:
+        self.fd = fd
+        self.pos = start
         self.stop = stop
-        self.pos = 0  # stream offset of the first byte of self.pending
-        self.pending = bytearray()
-        self.begun = start == 0
-        self.ended = False
-        self.tail = bytearray()  # what was read past the end of the part
 
     def readable(self) -> bool:
         return True
 
-    def _fill(self) -> bool:
-        chunk = bytearray(self.CHUNK)
-        n = int(self.inner.readinto(chunk) or 0)
-        if not n:
-            return False
-        self.pending += memoryview(chunk)[:n]
-        return True
-
-    def _line_start_at_or_after(self, offset: int) -> int | None:
-        """The stream offset of the first line start >= offset, reading as needed (None: none)."""
-        while True:
-            rel = offset - self.pos
-            if rel <= 0:
-                return offset if offset == 0 else self._after_newline(offset - 1)
-            if rel <= len(self.pending):
-                return self._after_newline(offset - 1)
-            # Not read that far yet: drop what lies before and read on.
-            self.pos += len(self.pending)
-            self.pending.clear()
-            if not self._fill():
-                return None
-
-    def _after_newline(self, offset: int) -> int | None:
-        """1 + the offset of the first newline at or after `offset`."""
-        while True:
-            rel = max(0, offset - self.pos)
-            nl = self.pending.find(b"\n", rel)
-            if nl >= 0:
-                return self.pos + nl + 1
-            if not self._fill():
-                return None
-
     def readinto(self, b: Any) -> int:  # type: ignore[override]
-        if self.ended:
-            return 0
-        if not self.begun:
-            begin = self._line_start_at_or_after(self.start)
-            self.begun = True
-            if begin is None:
-                self.ended = True
-                return 0
-            del self.pending[:begin - self.pos]
-            self.pos = begin
         mv = memoryview(b).cast("B")
-        if self.pending:
-            n = min(len(mv), len(self.pending))
-            mv[:n] = memoryview(self.pending)[:n]
-            del self.pending[:n]
-        else:
-            n = int(self.inner.readinto(mv) or 0)  # straight into the caller's buffer
-            if not n:
-                self.ended = True
-                return 0
-        if self.stop is not None and self.pos + n > self.stop - 1:
-            at = max(0, self.stop - 1 - self.pos)
-            nl = bytes(mv[at:n]).find(b"\n")  # once per part
-            if nl >= 0:
-                cut = at + nl + 1
-                self.tail = bytearray(mv[cut:n]) + self.pending
-                self.pending = bytearray()
-                self.ended = True
-                n = cut
+        want = min(len(mv), self.stop - self.pos)
+        if want <= 0:
+            return 0
+        data = os.pread(self.fd, want, self.pos)
+        n = len(data)
+        mv[:n] = data
         self.pos += n
         return n
 
-    def context(self, lines: int = CONTEXT_LINES, limit: int = BUFFER_BYTES - 1024) -> bytes:
-        """The whole lines after the part (as many as a single pass would have had in its buffer)."""
-        out = bytearray()
-        self.pending = self.tail
-        self.pos = 0
-        for _ in range(lines):
-            end = self._after_newline(0)
-            if end is None or end > limit:
-                break  # an over-long (or unterminated) line: a single pass would not have it whole either
-            line = bytes(self.pending[:end])
-            out += line[:MAX_LINE_BYTES].rstrip(b"\n") + b"\n" if len(line) > MAX_LINE_BYTES else line
-            del self.pending[:end]
-        return bytes(out)
 
-    def close(self) -> None:
-        close = getattr(self.inner, "close", None)
-        if close is not None:
-            close()
-        super().close()
+def line_start_at_or_after(fd: int, offset: int, size: int) -> int:
+    """The offset of the first line start at or after `offset` in a file (`size` if none)."""
+    if offset <= 0:
+        return 0
+    pos = offset - 1
+    while pos < size:
+        chunk = os.pread(fd, 64 * 1024, pos)
+        if not chunk:
+            break
+        nl = chunk.find(b"\n")
+        if nl >= 0:
+            return pos + nl + 1
+        pos += len(chunk)
+    return size
+
+
+def whole_lines(stream: Any, lines: int = CONTEXT_LINES, limit: int = BUFFER_BYTES - 1024) -> bytes:
+    """The first whole lines of a stream, as a single pass would have them in its buffer for
+    context: none past a line too long to fit; each cut at MAX_LINE_BYTES."""
+    out = bytearray()
+    pending = bytearray()
+    chunk = bytearray(64 * 1024)
+    done = 0
+    while done < lines:
+        nl = pending.find(b"\n")
+        if nl < 0:
+            if len(pending) > limit:
+                break
+            n = int(stream.readinto(chunk) or 0)
+            if not n:
+                break
+            pending += memoryview(chunk)[:n]
+            continue
+        if nl + 1 > limit:
+            break
+        line = pending[:nl]
+        out += line[:MAX_LINE_BYTES] + b"\n"
+        del pending[:nl + 1]
+        done += 1
+    return bytes(out)
