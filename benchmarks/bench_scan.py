@@ -47,15 +47,16 @@ def parse_size(text: str) -> int:
 # -- running one command ------------------------------------------------------------------------------
 
 def _tree_rss(pid: int) -> int:
-    """Resident memory of a process and its descendants, in KiB (Linux /proc)."""
+    """Memory of a process and its descendants, in KiB (Linux /proc): the sum of their proportional
+    set sizes (PSS: pages a forked child shares with its parent count once, split between them)."""
     total = 0
     todo = [pid]
     while todo:
         p = todo.pop()
         try:
-            with open(f"/proc/{p}/status") as f:
+            with open(f"/proc/{p}/smaps_rollup") as f:
                 for line in f:
-                    if line.startswith("VmRSS:"):
+                    if line.startswith("Pss:"):
                         total += int(line.split()[1])
                         break
             for task in os.listdir(f"/proc/{p}/task"):
@@ -80,7 +81,7 @@ def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | No
     def sample() -> None:
         while not done.is_set():
             peak_tree[0] = max(peak_tree[0], _tree_rss(proc.pid))
-            done.wait(0.02)
+            done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -95,7 +96,7 @@ def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | No
     if code not in (0, 1):
         raise SystemExit(f"{' '.join(cmd[:3])}... exited with {code}: {err[-500:]}")
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
-            "tree_rss": max(peak_tree[0], usage.ru_maxrss) / 1024}
+            "tree_rss": peak_tree[0] / 1024}
 
 
 def median_of(cmd: list[str], runs: int, env: dict[str, str] | None = None,
@@ -152,7 +153,11 @@ def main() -> int:
     p.add_argument("--patterns", default=str(SHARED / "patterns.txt"))
     p.add_argument("--results", default=str(HERE / "results.md"))
     p.add_argument("--skip-extras", action="store_true", help="no .gz / stdin / doubled-KB measurements")
+    p.add_argument("--fleet", type=int, default=0, metavar="N",
+                   help="only time fleet mode: `trt-why scan` over N small logs (copies of sample_logs)")
     args = p.parse_args()
+    if args.fleet:
+        return fleet(args.fleet, Path(args.workdir))
 
     rg = shutil.which("rg")
     if rg is None:
@@ -207,6 +212,26 @@ def main() -> int:
     return 0
 
 
+def fleet(count: int, workdir: Path) -> int:
+    """`trt-why scan` over `count` small logs (the sample logs, copied round-robin into 100 job folders)."""
+    farm = workdir / f"fleet-{count}"
+    samples = sorted((ROOT / "sample_logs").glob("*.log"))
+    if not farm.exists() or sum(1 for _ in farm.rglob("*.log")) != count:
+        shutil.rmtree(farm, ignore_errors=True)
+        for i in range(count):
+            folder = farm / f"job{i % 100:03d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(samples[i % len(samples)], folder / f"build{i:06d}.log")
+    size = sum(p.stat().st_size for p in farm.rglob("*.log"))
+    env = {"TRT_WHY_CACHE_DIR": str(workdir / "cache")}
+    jobs = str(os.cpu_count() or 1)
+    r = median_of(TRT_WHY + ["scan", str(farm), "--jobs", jobs, "--format", "jsonl", "--exit-zero"], 3, env)
+    print(f"fleet: {count} logs ({size / 2**20:.0f} MiB) with --jobs {jobs}: {r['wall']:.1f} s wall "
+          f"({count / r['wall']:.0f} logs/s), cpu {r['cpu']:.1f} s, peak RSS {r['rss']:.0f} MiB per process, "
+          f"{r['tree_rss']:.0f} MiB all processes")
+    return 0
+
+
 def _print_row(row: dict) -> None:  # type: ignore[type-arg]
     rg = row["rg"]
     parts = [f"{row['size']:>5}: rg {rg['wall']:.2f}s"]
@@ -229,8 +254,8 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]]) -> str:  # typ
         "",
         f"`python benchmarks/bench_scan.py` on {platform.machine()}, {cpu}, Python {platform.python_version()}, "
         f"{time.strftime('%Y-%m-%d')}. Logs from `gen_log.py --seed 1`; page cache warm; median of several runs. "
-        "Ratio = ripgrep wall time / trt-why wall time (above 1: trt-why is faster). RSS: largest process / "
-        "all processes together (sampled).",
+        "Ratio = ripgrep wall time / trt-why wall time (above 1: trt-why is faster). Memory: peak RSS of the "
+        "largest process / peak of all processes together (sum of PSS, sampled every 50 ms).",
         "",
         "| log | rg -c -f patterns.txt | trt-why --format json (Hyperscan) | same, one core | pure Python | "
         "ratio HS | ratio HS 1 core | ratio Python |",
@@ -246,12 +271,13 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]]) -> str:  # typ
                    f"{cell(row['hyperscan-1core'])} | {cell(row['python'])} | "
                    f"{rg['wall'] / row['hyperscan']['wall']:.2f} | {rg['wall'] / row['hyperscan-1core']['wall']:.2f} | "
                    f"{rg['wall'] / row['python']['wall']:.2f} |")
-    if len(rows) > 1:
-        out += ["", "Scaling (seconds per GiB, Hyperscan / one core / pure Python):", ""]
-        for row in rows:
-            gib = row["bytes"] / 2**30
-            out.append(f"- {row['size']}: {row['hyperscan']['wall'] / gib:.2f} / "
-                       f"{row['hyperscan-1core']['wall'] / gib:.2f} / {row['python']['wall'] / gib:.2f} s per GiB")
+    if len(rows) > 2:
+        a, b, c = rows[0], rows[-2], rows[-1]
+        out += ["", f"Scaling: time above the {a['size']} run (start-up), from {b['size']} to {c['size']} "
+                    f"(x{(c['bytes'] - a['bytes']) / (b['bytes'] - a['bytes']):.1f} bytes above {a['size']}):", ""]
+        for k in ("hyperscan", "hyperscan-1core", "python"):
+            grow = (c[k]["cpu"] - a[k]["cpu"]) / max(1e-9, b[k]["cpu"] - a[k]["cpu"])
+            out.append(f"- {k}: cpu {b[k]['cpu'] - a[k]['cpu']:.2f} s -> {c[k]['cpu'] - a[k]['cpu']:.2f} s (x{grow:.1f})")
     if extras:
         out += ["", "Other inputs and a doubled KB:", ""]
         for name, r in extras.items():

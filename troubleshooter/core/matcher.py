@@ -24,15 +24,15 @@ from troubleshooter.core import logs as _logs
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
 from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for
-from troubleshooter.core.scan import MAX_LINE_BYTES, Finder, following_lines, make_finder
+from troubleshooter.core.scan import BUFFER_BYTES, MAX_LINE_BYTES, Finder, following_lines, make_finder
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
 MAX_ERROR_LINES = 400
-MEMO_LINES = 32_768
-"""Distinct candidate lines remembered per matcher (then the memory starts afresh)."""
+MEMO_LINES = 16_384
+"""Distinct candidate lines remembered per matcher and generation (see `_Memo`)."""
 
 ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "Exception", "Assertion",
                  "FAILED", "terminate called", "INTERNAL_ERROR", "failed")
@@ -160,6 +160,28 @@ class _LineInfo(NamedTuple):
     """Neither a match nor an error line: only its origin is noted."""
 
 
+class _Memo:
+    """What lines yielded, by their bytes: two generations of MEMO_LINES each. When the new one is
+    full it becomes the old one; a line found in the old one moves back. Lines seen once (random
+    tactic ids, timings) age out; lines that keep coming back stay."""
+
+    __slots__ = ("new", "old", "limit")
+
+    def __init__(self) -> None:
+        self.new: dict[bytes, _LineInfo] = {}
+        self.old: dict[bytes, _LineInfo] = {}
+        self.limit: int | None = None
+        """Lines per generation (None: MEMO_LINES)."""
+
+    def put(self, key: bytes, info: _LineInfo) -> None:
+        if len(self.new) >= (self.limit or MEMO_LINES):
+            self.old, self.new = self.new, {}
+        self.new[key] = info
+
+    def __len__(self) -> int:
+        return len(self.new) + len(self.old)
+
+
 _IDLE: dict[str | None, _LineInfo] = {}
 """One shared info per origin for the (many) plain lines that yield nothing else."""
 
@@ -207,8 +229,8 @@ class Matcher:
         self._finder_args = (list(by_literal) + env_lits + list(ERROR_MARKERS), list(caseless), list(MARKER_PATTERNS))
         self._finders: dict[str, Finder] = {}
         self._inputs = 0
-        self._memo_ts: dict[bytes, _LineInfo] = {}
-        self._memo: dict[bytes, _LineInfo] = {}
+        self._memo_ts = _Memo()  # lines that start with a trtexec timestamp, keyed without it
+        self._memo = _Memo()
         # The timestamp can be set aside only if no literal could reach into it.
         self._canonical = not any(re.search(r"\d\]", lit) or set(lit) <= set("[]0123456789/-: ")
                                   for lit in (*self._finder_args[0], *ENV_GATE_EXTRA))
@@ -400,7 +422,11 @@ class Matcher:
                 table, key = memo_ts, bytes(buf[s + 21:cut])
             else:
                 table, key = memo, bytes(buf[s:cut])
-            info = table.get(key)
+            info = table.new.get(key)
+            if info is None:
+                info = table.old.get(key)
+                if info is not None:
+                    table.put(key, info)  # still in use: keep it
             if info is None or not info.plain:
                 count += bcount(b"\n", prev, s)
                 prev = s
@@ -408,9 +434,7 @@ class Matcher:
                 info = self._feed(state, count + 1, raw, lambda: following_lines(buf, e + 1, ctx))
                 last_origin = _NOTHING
                 if info is not None:
-                    if len(table) >= MEMO_LINES:
-                        table.clear()
-                    table[key] = info
+                    table.put(key, info)
                 continue
             if info.empty:
                 continue
@@ -853,6 +877,12 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         parts = len(bounds) - 1
         matcher.finder_for(None)  # built once, before forking
         matcher._upgrade_indexes()
+        import gc
+
+        gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the children
+        # Memory is per process now: each part gets a share of the usual budget (buffer, remembered lines).
+        for memo in (matcher._memo_ts, matcher._memo):
+            memo.limit = max(1024, MEMO_LINES // parts)
         ctx = multiprocessing.get_context("fork")
         counters = ctx.RawArray("q", parts)
 
@@ -873,7 +903,8 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
 
             lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
                                                  on_region=matcher.region_sink(state),
-                                                 context_after=after if k + 1 < parts else None)
+                                                 context_after=after if k + 1 < parts else None,
+                                                 initial_bytes=BUFFER_BYTES // parts)
             return state, lines, nbytes, content
 
         def child(k: int, conn: Any) -> None:
@@ -912,6 +943,11 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                     proc.terminate()
     finally:
         os.close(fd)
+        import gc
+
+        gc.unfreeze()
+        for memo in (matcher._memo_ts, matcher._memo):
+            memo.limit = None
     if any(state.slow_signatures for state, *_ in results):
         return None
     state = merge_parts([(st, lines) for st, lines, _n, _c in results])

@@ -425,8 +425,8 @@ def make_finder(literals: Sequence[str], caseless: Sequence[str] = (), markers: 
 
 def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,
                 progress: ProgressFn | None = None, buffer_bytes: int = BUFFER_BYTES, *,
-                on_region: RegionFn | None = None, context_after: Callable[[], bytes] | None = None
-                ) -> tuple[int, int, bool]:
+                on_region: RegionFn | None = None, context_after: Callable[[], bytes] | None = None,
+                initial_bytes: int | None = None) -> tuple[int, int, bool]:
     """Read the whole stream once. Returns (lines, bytes, whether any non-blank byte was seen).
 
     Candidates go to `on_region` (a buffer of whole lines at a time, the fast way) or, one line at a
@@ -436,8 +436,8 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     What is found never depends on where reads fall: the last CONTEXT_LINES whole lines of a buffer
     wait for the next one, so every candidate sees the lines after it; a line counts as over-long
     (matched on its head) only when it fills a buffer of `buffer_bytes`. The buffer starts small
-    for small inputs and grows to `buffer_bytes`. `context_after` gives the lines that follow the
-    stream (a part of a larger one), for its last lines' context.
+    for small inputs (or at `initial_bytes`) and grows to `buffer_bytes`. `context_after` gives the
+    lines that follow the stream (a part of a larger one), for its last lines' context.
     """
     if on_region is None:
         if on_candidate is None:
@@ -445,6 +445,8 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
         on_region = _per_line(on_candidate)
     hint = opened.size_hint
     size = buffer_bytes if hint is None else min(buffer_bytes, max(MIN_BUFFER_BYTES, hint + 2))
+    if initial_bytes is not None:
+        size = min(size, max(MIN_BUFFER_BYTES, initial_bytes))
     buf = bytearray(size)
     mv = memoryview(buf)
     stream = opened.stream
