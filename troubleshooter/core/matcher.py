@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from time import perf_counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -23,7 +24,10 @@ from typing import Any, NamedTuple
 from troubleshooter.core import logs as _logs
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
-from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for
+from troubleshooter.core.regexes import MATCH_TIMEOUT, _env_seconds, compile_pattern, literals_for
+
+SIGNATURE_BUDGET = _env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
+"""Seconds one signature's regex may spend in total on one log before it is skipped (with a note)."""
 from troubleshooter.core.scan import BUFFER_BYTES, MAX_LINE_BYTES, Finder, following_lines, make_finder
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
@@ -74,6 +78,8 @@ class MatchState:
     error_lines_seen: int = 0
     notes: list[str] = field(default_factory=list)
     slow_signatures: set[str] = field(default_factory=set)
+    signature_time: dict[str, float] = field(default_factory=dict)
+    """Seconds each signature's regex spent on this log (bounded by SIGNATURE_BUDGET)."""
 
 
 class LazySignature:
@@ -362,6 +368,7 @@ class Matcher:
             required = cs.required
             if required and not all(r in text for r in required):
                 continue  # the regex cannot match: no need to run it
+            started = perf_counter()
             try:
                 m = cs.pattern.search(text, timeout=MATCH_TIMEOUT)
             except TimeoutError:
@@ -371,6 +378,15 @@ class Matcher:
                 )
                 timed_out = True
                 continue
+            spent = state.signature_time.get(cs.key, 0.0) + perf_counter() - started
+            state.signature_time[cs.key] = spent
+            if spent > SIGNATURE_BUDGET:
+                # Many lines each just under the per-line limit: the total per log is bounded too.
+                state.slow_signatures.add(cs.key)
+                state.notes.append(
+                    f"signature {cs.key} spent over {SIGNATURE_BUDGET:.1f} s in total on this log (line {no}) "
+                    "and was skipped for the rest of it"
+                )
             if m is None:
                 continue
             matched.add(cs.entry_id)
