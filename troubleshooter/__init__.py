@@ -11,9 +11,31 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from troubleshooter.api import diagnose, diagnose_path, diagnose_stream, get_engine, lint, load_kb
+from typing import TYPE_CHECKING, Any
+
 from troubleshooter.errors import InputError, KBError, LintError, TroubleshooterError
-from troubleshooter.models import Diagnosis, Environment, Evidence, Report, Suggestion, Unexplained
+
+if TYPE_CHECKING:
+    from troubleshooter.api import diagnose, diagnose_path, diagnose_stream, get_engine, lint, load_kb
+    from troubleshooter.models import Diagnosis, Environment, Evidence, Report, Suggestion, Unexplained
+
+# The API and the models load on first use (PEP 562): `trt-why` starts without pydantic until main()
+# runs, so a Ctrl+C during start-up is handled like any other, and `import troubleshooter` stays cheap.
+_LAZY = {
+    "diagnose": "troubleshooter.api", "diagnose_path": "troubleshooter.api", "diagnose_stream": "troubleshooter.api",
+    "get_engine": "troubleshooter.api", "lint": "troubleshooter.api", "load_kb": "troubleshooter.api",
+    "Diagnosis": "troubleshooter.models", "Environment": "troubleshooter.models", "Evidence": "troubleshooter.models",
+    "Report": "troubleshooter.models", "Suggestion": "troubleshooter.models", "Unexplained": "troubleshooter.models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'troubleshooter' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
 
 __all__ = [
     "Diagnosis", "Environment", "Evidence", "InputError", "KBError", "LintError", "Report", "Suggestion",

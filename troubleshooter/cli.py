@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from troubleshooter import exit_codes
-from troubleshooter.errors import TroubleshooterError
+from troubleshooter.errors import InputError, TroubleshooterError
 
 SUBCOMMANDS = ("kb", "lint", "tui", "mcp", "scan", "eval", "diagnose")
 
@@ -95,7 +95,10 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
                       redact_names=args.redact_names, engine=engine)
         try:
             if path == "-":
-                report = api.diagnose_stream(sys.stdin.buffer, progress=progress, **common)  # type: ignore[arg-type]
+                stdin = getattr(sys.stdin, "buffer", None)
+                if stdin is None:  # `trt-why - <&-`: no standard input at all
+                    raise InputError("no standard input: give a log file, or pipe one in (cat build.log | trt-why -)")
+                report = api.diagnose_stream(stdin, progress=progress, **common)  # type: ignore[arg-type]
             else:
                 report = api.diagnose_path(path, progress=progress, **common)  # type: ignore[arg-type]
         except TroubleshooterError as exc:
@@ -106,20 +109,34 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
             progress.close()
         reports.append(report)
         status = max(status, report.exit_status)
-    if fmt == "json" and len(reports) > 1:
-        from troubleshooter.render.json import render_json_many
+    result = exit_codes.OK if args.exit_zero else status
+    try:
+        if fmt == "json" and len(reports) > 1:
+            from troubleshooter.render.json import render_json_many
 
-        _write(render_json_many(reports))
-    else:
-        for i, report in enumerate(reports):
-            if args.chat:
-                chunks = report.to_chat(args.chat)
-                _write("\n\n---8<---\n\n".join(chunks) + "\n")
-            else:
-                if i:
-                    _write("\n")
-                _write(render(report, fmt, colour=colour, verbose=args.verbose))
-    return exit_codes.OK if args.exit_zero else status
+            _write(render_json_many(reports))
+        else:
+            for i, report in enumerate(reports):
+                if args.chat:
+                    chunks = report.to_chat(args.chat)
+                    _write("\n\n---8<---\n\n".join(chunks) + "\n")
+                else:
+                    if i:
+                        _write("\n")
+                    _write(render(report, fmt, colour=colour, verbose=args.verbose))
+    except BrokenPipeError:
+        # The reader left early (| head): the verdict does not depend on how much of it was read.
+        _silence_stdout()
+    return result
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -136,12 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("trt-why: interrupted\n")
         return exit_codes.INTERRUPTED
     except BrokenPipeError:
-        # Output went to a closed pipe (| head): nothing more to say.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except OSError:
-            pass
+        # Output went to a closed pipe (| head) outside the report itself: nothing more to say.
+        _silence_stdout()
         return exit_codes.OK
     except TroubleshooterError as exc:
         return _err(str(exc))
