@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 import hyperscan
 
 from troubleshooter.core.scan import Needles, all_line_starts
-
 
 _ESCAPED = [bytes([b]) if (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122) else b"\\x%02x" % b for b in range(256)]
 
@@ -67,7 +67,8 @@ class HyperscanFinder:
 
         data = buf if end == len(buf) else memoryview(buf)[:end]
         try:
-            self.db.scan(data, match_event_handler=on_match, scratch=self._scratch())  # type: ignore[union-attr]
+            db: Any = self.db
+            db.scan(data, match_event_handler=on_match, scratch=self._scratch())
         finally:
             if isinstance(data, memoryview):
                 data.release()

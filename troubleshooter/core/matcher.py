@@ -14,23 +14,26 @@ line-by-line pass gives (`feed`); tests hold the two to that.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import re
+import sys
 import threading
-from time import perf_counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, NamedTuple
 
 from troubleshooter.core import logs as _logs
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
 from troubleshooter.core.regexes import MATCH_TIMEOUT, _env_seconds, compile_pattern, literals_for
-
-SIGNATURE_BUDGET = _env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
-"""Seconds one signature's regex may spend in total on one log before it is skipped (with a note)."""
 from troubleshooter.core.scan import BUFFER_BYTES, MAX_LINE_BYTES, Finder, following_lines, make_finder
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
+
+SIGNATURE_BUDGET = _env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
+"""Seconds one signature's regex may spend in total on one log before it is skipped (with a note)."""
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
@@ -85,7 +88,7 @@ class MatchState:
 class LazySignature:
     """A signature whose regex is compiled the first time a line needs it."""
 
-    __slots__ = ("entry_id", "sig", "literals", "key", "_pattern", "_required")
+    __slots__ = ("_pattern", "_required", "entry_id", "key", "literals", "sig")
 
     def __init__(self, entry_id: str, sig: Signature, literals: Sequence[str]) -> None:
         self.entry_id = entry_id
@@ -171,7 +174,7 @@ class _Memo:
     full it becomes the old one; a line found in the old one moves back. Lines seen once (random
     tactic ids, timings) age out; lines that keep coming back stay."""
 
-    __slots__ = ("new", "old", "limit")
+    __slots__ = ("limit", "new", "old")
 
     def __init__(self) -> None:
         self.new: dict[bytes, _LineInfo] = {}
@@ -195,7 +198,7 @@ _IDLE: dict[str | None, _LineInfo] = {}
 class _Line:
     """The parts of a `LogLine`, without building the model (most candidate lines never need it)."""
 
-    __slots__ = ("no", "level", "origin", "text", "raw")
+    __slots__ = ("level", "no", "origin", "raw", "text")
 
     def __init__(self, no: int, level: Level | None, origin: str | None, text: str, raw: str) -> None:
         self.no, self.level, self.origin, self.text, self.raw = no, level, origin, text, raw
@@ -447,7 +450,7 @@ class Matcher:
                 count += bcount(b"\n", prev, s)
                 prev = s
                 raw = bytes(buf[s:cut])
-                info = self._feed(state, count + 1, raw, lambda: following_lines(buf, e + 1, ctx))
+                info = self._feed(state, count + 1, raw, functools.partial(following_lines, buf, e + 1, ctx))
                 last_origin = _NOTHING
                 if info is not None:
                     table.put(key, info)
@@ -500,12 +503,12 @@ def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
     an optional part or anything case-insensitive contributes nothing. Empty when the pattern does not
     parse as a `re` pattern (the `regex` module's own syntax): then no shortcut is taken.
     """
-    try:
+    if sys.version_info >= (3, 11):
         from re import _constants as c  # type: ignore[attr-defined]
         from re import _parser as p  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - Python 3.10
-        import sre_constants as c  # type: ignore[no-redef]
-        import sre_parse as p  # type: ignore[no-redef]
+    else:  # pragma: no cover - Python 3.10
+        import sre_constants as c
+        import sre_parse as p
     try:
         tree = p.parse(pattern)
     except Exception:  # noqa: BLE001 - regex-only syntax
@@ -574,7 +577,7 @@ def _record(state: MatchState, cs: LazySignature, no: int, raw: str, groups: dic
             vals.append(v)
 
 
-def _join_wrapped(line: LogLine, following: Sequence[bytes]) -> str | None:
+def _join_wrapped(line: LogLine | _Line, following: Sequence[bytes]) -> str | None:
     """A line cut by a terminal or a paste: an open parenthesis, continued on the next non-blank line."""
     text = line.text
     if text.count("(") <= text.count(")") or not following:
@@ -614,7 +617,7 @@ def _combined_rules() -> tuple[Any, list[tuple[str | None, str | None, bool]]] |
         if not isinstance(src, str) or re.search(r"\\\d|\(\?P=|^\(\?[aiLmsux]+\)", src):
             return None  # back-references or global flags: not safely combined
         names = re.findall(r"\(\?P<(\w+)>", src)
-        renamed = re.sub(r"\(\?P<(\w+)>", lambda m: f"(?P<{m.group(1)}_{i}>", src)
+        renamed = re.sub(r"\(\?P<(\w+)>", rf"(?P<\g<1>_{i}>", src)
         parts.append(f"(?P<r{i}>{renamed})")
         meta.append((f"lvl_{i}" if "lvl" in names else None, origin, overrides))
     try:
@@ -673,7 +676,10 @@ def _fast_parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:
     Keep in step with `logs.parse_line`: `parse_parts` compares the two on `_PROBES` at start-up
     and uses `parse_line` alone if they differ; tests/perf compare them on every sample log.
     """
-    return _FAST_FN(raw)  # type: ignore[misc]
+    fn = _FAST_FN
+    assert fn is not None
+    result: tuple[Level | None, str | None, str, str] | None = fn(raw)
+    return result
 
 
 def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bool]]) -> Callable[[str], Any]:
@@ -687,7 +693,7 @@ def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bo
     traceback_, terminate, exception = L._TRACEBACK.match, L._TERMINATE.match, L._EXCEPTION.match
     payload = L._PAYLOAD_ERROR.search
     payload_literals = _PAYLOAD_LITERALS
-    error, warning = L.Level.ERROR, L.Level.WARNING
+    error, warning = Level.ERROR, Level.WARNING
     match = combined.match
 
     def parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:
@@ -823,10 +829,10 @@ def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
                 if sh.last_line:
                     o.last_line = sh.last_line + base
                 o.count += sh.count
-                for ev in sh.evidence:
+                for evidence in sh.evidence:
                     if len(o.evidence) >= MAX_EVIDENCE:
                         break
-                    o.evidence.append(ev.model_copy(update={"line": ev.line + base}))
+                    o.evidence.append(evidence.model_copy(update={"line": evidence.line + base}))
                 if not o.captures and sh.captures:
                     o.captures = dict(sh.captures)
                 for k, vals in sh.values.items():
@@ -927,10 +933,8 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             try:
                 conn.send(run(k))
             except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
-                try:
+                with contextlib.suppress(Exception):
                     conn.send(exc.__class__.__name__)
-                except Exception:  # noqa: BLE001
-                    pass
             finally:
                 conn.close()
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -146,12 +147,12 @@ def _fold_marker(marker: str) -> str | None:
     """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact."""
     if not marker.startswith("^") or re.search(r"\\[0-9]", marker):
         return None
-    try:
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
+    if sys.version_info >= (3, 11):
         from re import _constants as sre_c  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - Python 3.10
-        import sre_constants as sre_c  # type: ignore[no-redef]
-        import sre_parse  # type: ignore[no-redef]
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+    else:  # pragma: no cover - Python 3.10
+        import sre_constants as sre_c
+        import sre_parse
     try:
         tree = sre_parse.parse(marker, re.MULTILINE)
     except re.error:
@@ -415,7 +416,7 @@ def make_finder(literals: Sequence[str], caseless: Sequence[str] = (), markers: 
         else:
             try:
                 return HyperscanFinder(literals, caseless, markers)
-            except Exception:  # noqa: BLE001 - any hyperscan failure falls back to the pure path
+            except Exception:
                 if choice == "hyperscan":
                     raise
     return PythonFinder(literals, caseless, markers)
@@ -613,7 +614,7 @@ class FileRange(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, b: Any) -> int:  # type: ignore[override]
+    def readinto(self, b: Any) -> int:
         mv = memoryview(b).cast("B")
         want = min(len(mv), self.stop - self.pos)
         if want <= 0:
