@@ -252,13 +252,13 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]]) -> str:  # typ
     out = [
         "# Scan benchmark",
         "",
-        f"`python benchmarks/bench_scan.py` on {platform.machine()}, {cpu}, Python {platform.python_version()}, "
+        (f"`python benchmarks/bench_scan.py` on {platform.machine()}, {cpu}, Python {platform.python_version()}, "
         f"{time.strftime('%Y-%m-%d')}. Logs from `gen_log.py --seed 1`; page cache warm; median of several runs. "
         "Ratio = ripgrep wall time / trt-why wall time (above 1: trt-why is faster). Memory: peak RSS of the "
-        "largest process / peak of all processes together (sum of PSS, sampled every 50 ms).",
+        "largest process / peak of all processes together (sum of PSS, sampled every 50 ms)."),
         "",
-        "| log | rg -c -f patterns.txt | trt-why --format json (Hyperscan) | same, one core | pure Python | "
-        "ratio HS | ratio HS 1 core | ratio Python |",
+        ("| log | rg -c -f patterns.txt | trt-why --format json (Hyperscan) | same, one core | pure Python | "
+        "ratio HS | ratio HS 1 core | ratio Python |"),
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
@@ -273,8 +273,8 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]]) -> str:  # typ
                    f"{rg['wall'] / row['python']['wall']:.2f} |")
     if len(rows) > 2:
         a, b, c = rows[0], rows[-2], rows[-1]
-        out += ["", f"Scaling: time above the {a['size']} run (start-up), from {b['size']} to {c['size']} "
-                    f"(x{(c['bytes'] - a['bytes']) / (b['bytes'] - a['bytes']):.1f} bytes above {a['size']}):", ""]
+        out += ["", (f"Scaling: time above the {a['size']} run (start-up), from {b['size']} to {c['size']} "
+                    f"(x{(c['bytes'] - a['bytes']) / (b['bytes'] - a['bytes']):.1f} bytes above {a['size']}):"), ""]
         for k in ("hyperscan", "hyperscan-1core", "python"):
             grow = (c[k]["cpu"] - a[k]["cpu"]) / max(1e-9, b[k]["cpu"] - a[k]["cpu"])
             out.append(f"- {k}: cpu {b[k]['cpu'] - a[k]['cpu']:.2f} s -> {c[k]['cpu'] - a[k]['cpu']:.2f} s (x{grow:.1f})")

@@ -48,10 +48,10 @@ def main() -> int:
                    stdout=subprocess.DEVNULL)
     base = measure([sys.executable, "-c", "import json, re"], env, args.runs)
     tool = measure([sys.executable, "-c", TRT_WHY, "--format", args.format, args.log], env, args.runs)
-    probe = subprocess.run(
-        [sys.executable, "-c", "import sys, json\nfrom troubleshooter.cli import main\n"
+    probe = subprocess.run(  # noqa: PLW1510 - the output is what matters
+        [sys.executable, "-c", ("import sys, json\nfrom troubleshooter.cli import main\n"
          f"main(['--format', {args.format!r}, {args.log!r}])\n"
-         "sys.stderr.write(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"],
+         "sys.stderr.write(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")],
         capture_output=True, env=env, cwd=str(ROOT))
     top = json.loads(probe.stderr.decode().splitlines()[-1])
     heavy = [m for m in top if m in ("textual", "onnx", "onnxruntime", "numpy", "mcp", "polygraphy", "torch")]

@@ -53,7 +53,7 @@ def _run_with_pty_stderr(args: list[str], env: dict[str, str]) -> tuple[int, byt
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_progress_bar_on_a_terminal() -> None:
-    code, out, terminal = _run_with_pty_stderr([str(LOG)], {"TRT_WHY_PROGRESS": "always"})
+    _code, out, terminal = _run_with_pty_stderr([str(LOG)], {"TRT_WHY_PROGRESS": "always"})
     assert b"/s" in terminal and b"%" in terminal, terminal
     assert out.startswith(str(LOG).encode())  # the report itself is untouched
     assert b"\r" not in out
@@ -61,7 +61,7 @@ def test_progress_bar_on_a_terminal() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_no_progress_bar_with_json() -> None:
-    code, out, terminal = _run_with_pty_stderr(["--format", "json", str(LOG)], {"TRT_WHY_PROGRESS": "always"})
+    _code, out, terminal = _run_with_pty_stderr(["--format", "json", str(LOG)], {"TRT_WHY_PROGRESS": "always"})
     assert b"/s" not in terminal
     json.loads(out)
 
@@ -69,7 +69,7 @@ def test_no_progress_bar_with_json() -> None:
 def test_no_progress_bar_when_stderr_is_not_a_terminal() -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), TRT_WHY_PROGRESS="always")
     proc = subprocess.run([sys.executable, "-m", "troubleshooter.cli", str(LOG)], capture_output=True, env=env,
-                          cwd=str(ROOT), timeout=120)
+                          cwd=str(ROOT), timeout=120, check=False)
     assert proc.stderr == b""
 
 
@@ -150,7 +150,7 @@ def test_fleet_unexplained_lines_are_masked_and_counted(tmp_path: Path, capsys: 
         (tmp_path / f"b{i}.log").write_text(
             f"[08/07/2024-12:27:0{i}] [E] [TRT] 7: [mystery.cpp::run::{100 + i}] Error Code 7: Mystery failure in node /m.{i}/Conv\n"
             "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n")
-    _, logs, summary = _jsonl(capsys, [str(tmp_path), "--jobs", "1", "--no-progress"])
+    _, _logs, summary = _jsonl(capsys, [str(tmp_path), "--jobs", "1", "--no-progress"])
     top = summary["top_unexplained"]
     assert top and top[0]["logs"] == 3 and "Mystery failure" in top[0]["text"] and "/m.0" not in top[0]["text"]
     assert summary["failed"] == 3
@@ -159,6 +159,6 @@ def test_fleet_unexplained_lines_are_masked_and_counted(tmp_path: Path, capsys: 
 def test_scan_through_the_cli(fleet_dir: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "troubleshooter.cli", "scan", str(fleet_dir), "--jobs", "2",
-                           "--format", "jsonl"], capture_output=True, env=env, cwd=str(ROOT), timeout=300)
+                           "--format", "jsonl"], capture_output=True, env=env, cwd=str(ROOT), timeout=300, check=False)
     lines = proc.stdout.decode().splitlines()
     assert len(lines) == 15 and "summary" in json.loads(lines[-1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def per_line_report(path: Path, eng: api.Engine, buffer_bytes: int = scan.BUFFER
     """The report through the plain per-line interface (`Matcher.feed`), as the engine was first written."""
     state = MatchState()
     opened = ingest.open_path(path)
-    lines, nbytes, content = scan.scan_stream(
+    lines, nbytes, _content = scan.scan_stream(
         opened, eng.matcher.finder, lambda no, raw, nxt: eng.matcher.feed(state, no, raw, nxt),
         buffer_bytes=buffer_bytes)
     return _finish_from_state(opened, state, lines, nbytes, eng)
@@ -35,7 +36,7 @@ def per_line_report(path: Path, eng: api.Engine, buffer_bytes: int = scan.BUFFER
 def region_report(path: Path, eng: api.Engine, buffer_bytes: int) -> str:
     state = MatchState()
     opened = ingest.open_path(path)
-    lines, nbytes, content = scan.scan_stream(opened, eng.matcher.finder, on_region=eng.matcher.region_sink(state),
+    lines, nbytes, _content = scan.scan_stream(opened, eng.matcher.finder, on_region=eng.matcher.region_sink(state),
                                               buffer_bytes=buffer_bytes)
     return _finish_from_state(opened, state, lines, nbytes, eng)
 
@@ -114,7 +115,7 @@ def test_lines_of_any_length(tmp_path: Path) -> None:
     log.write_bytes(b"first line\n" + head + b" " + b"x" * (3 * 1024 * 1024) + b"\nlast line\n" + head + b"\n")
     state = MatchState()
     eng = engine("python")
-    lines, nbytes, _ = scan.scan_stream(ingest.open_path(log), eng.matcher.finder,
+    lines, _nbytes, _ = scan.scan_stream(ingest.open_path(log), eng.matcher.finder,
                                         on_region=eng.matcher.region_sink(state), buffer_bytes=1024 * 1024)
     assert lines == 4
     sh = state.hits["cuda-dealloc-async-unsupported"]
@@ -226,7 +227,7 @@ def test_merged_parts_equal_one_state() -> None:
         eng.matcher.feed(whole, no, raw, lines[no:no + 2])
     cut = [0, len(lines) // 3, 2 * len(lines) // 3, len(lines)]
     parts = []
-    for a, b in zip(cut, cut[1:]):
+    for a, b in itertools.pairwise(cut):
         st = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
         for i in range(a, b):
             eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])

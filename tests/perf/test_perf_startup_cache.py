@@ -29,7 +29,8 @@ def _modules_after(args: list[str], env: dict[str, str] | None = None) -> tuple[
     )
     full = dict(os.environ, PYTHONPATH=str(ROOT))
     full.update(env or {})
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=full, cwd=str(ROOT), timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=full, cwd=str(ROOT), timeout=120,
+                          check=False)
     err = proc.stderr.decode()
     mods = set(json.loads(err.rsplit("MODULES ", 1)[1]))
     return proc.returncode, mods, proc.stdout.decode()
@@ -61,7 +62,7 @@ def _copy_kb(tmp_path: Path) -> Path:
 
 def test_cache_key_changes_with_any_kb_file(tmp_path: Path) -> None:
     kb = _copy_kb(tmp_path)
-    first = sorted(kb.glob("*.yaml"))[0]
+    first = min(kb.glob("*.yaml"))
     key = cache.cache_key([kb])
     assert cache.cache_key([kb]) == key  # stable
 
