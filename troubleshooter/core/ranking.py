@@ -11,67 +11,30 @@
 
 from __future__ import annotations
 
-import re
-import shlex
-
-from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
-
+from troubleshooter.core.advice import (
+    advice_for,
+    capture_names,
+    fill,
+    fixes_for,
+    reduce_command,
+    template_values,
+)
 from troubleshooter.core.matcher import EntryHits, MatchState
-from troubleshooter.core.versions import parse_version
+from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import (
     SEVERITY_RANK,
     Alternative,
     CauseOut,
-    Command,
     Diagnosis,
     Environment,
     Evidence,
-    Fix,
-    FixStep,
     RangeAdvice,
 )
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
                     "suggestion": "suggestion"}
 MAX_SHOWN_EVIDENCE = 8
-
-
-_SHELLS = ("bash", "sh", "shell", "console", "powershell", "zsh")
-_SOURCE = ("python", "cpp", "c++", "c")
-
-
-def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
-    """Replace {name} by a known value; leave other braces (code, dict literals) alone.
-
-    Values come from the log, i.e. from whoever wrote it: in a shell command they are quoted
-    (`shlex.quote`, a no-op for ordinary node names), in source code they are escaped for a string
-    literal, so a hostile node name cannot become syntax in a command the user copies.
-    """
-    def value(m: re.Match[str]) -> str:
-        name = m.group(1)
-        if name not in values:
-            return m.group(0)
-        v = values[name]
-        if lang in _SHELLS:
-            return shlex.quote(v)
-        if lang in _SOURCE:
-            return v.replace("\\", "\\\\").replace('"', '\\"').replace("'", "\\'").replace("\n", "\\n")
-        return v
-
-    return _PLACEHOLDER.sub(value, text)
-
-
-def in_range(version: str | None, spec: str | None) -> bool | None:
-    """True/False when both are known, None when either is unknown."""
-    if not version or not spec:
-        return None
-    v = parse_version(version)
-    if v is None:
-        return None
-    return SpecifierSet(spec).contains(v, prereleases=True)
 
 
 def _fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
@@ -156,89 +119,10 @@ def _values(entry: Entry, hits: EntryHits, env: Environment) -> tuple[dict[str, 
     return captures, {k: v for k, v in values.items() if len(v) > 1}
 
 
-def capture_names(entry: Entry) -> set[str]:
-    """Every named group of the entry's signatures."""
-    import regex
-
-    names: set[str] = set()
-    for sig in entry.match.signatures:
-        names.update(regex.compile(sig.regex).groupindex)
-    return names
-
-
-ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
-
-
-def _template_values(captures: dict[str, str], env: Environment, names: set[str] = frozenset()) -> dict[str, str]:  # type: ignore[assignment]
-    vals = {name: "(not in the log)" for name in names}
-    vals.update(captures)
-    for key in ENV_PLACEHOLDERS:
-        value = getattr(env, key)
-        vals.setdefault(key, str(value) if value else f"your {key.replace('_', ' ')}".replace("tensorrt", "TensorRT"))
-    return vals
-
-
-def _advice(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[str | None, str | None]:
-    if not entry.version_advice:
-        return None, None
-    version = env.tensorrt_version
-    if version:
-        for adv in entry.version_advice:
-            if in_range(version, adv.versions):
-                return fill(adv.text.strip(), vals), adv.status
-        return f"No advice recorded for TensorRT {version}.", "unknown"
-    by_status: dict[str, list[str]] = {}
-    for adv in entry.version_advice:
-        by_status.setdefault(adv.status, []).append(adv.versions)
-    summary = "; ".join(f"{status} on {', '.join(ranges)}" for status, ranges in by_status.items())
-    return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
-
-
-def _fixes(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
-    out: list[Fix] = []
-    version = env.tensorrt_version
-    for fx in entry.fixes:
-        if in_range(version, fx.versions) is False:
-            continue
-        steps: list[str] = []
-        detail: list[FixStep] = []
-        for step in fx.steps:
-            if in_range(version, step.versions) is False:
-                continue
-            text = fill(step.text.strip(), vals)
-            lang = (step.lang or "text").lower()
-            cmd = Command(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
-            detail.append(FixStep(text=text, command=cmd))
-            steps.append(text + (f"\n{cmd.code}" if cmd else ""))
-        if steps:
-            out.append(Fix(title=fill(fx.title, vals), steps=steps, detail=detail))
-    return out
-
-
-def _reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | None:
-    if not entry.reduce:
-        return None
-    from troubleshooter.core.regexes import literals_for
-
-    # The trigger that fired first in this log, so the repro fails for the same reason.
-    fired = [s for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
-    trig = min(fired, key=lambda s: hits.by_sig[s.id].first_line)
-    lits = literals_for(trig) or []
-    if not lits:
-        return None
-    fail = re.escape(lits[0]).replace("\\ ", " ")
-    prec = "".join(f" --{p}" for p in env.precisions if p in ("int8", "fp16", "bf16", "fp8"))
-    # --fail-regex belongs to `debug reduce`; everything after --check is the check command.
-    return (
-        f"polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect --fail-regex {shlex.quote(fail)} "
-        f"--check polygraphy run polygraphy_debug.onnx --trt{prec}"
-    )
-
-
 def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosis:
     conf, clues = score_entry(entry, hits, env)
     captures, values = _values(entry, hits, env)
-    vals = _template_values(captures, env, capture_names(entry))
+    vals = template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
     trig_hits = [hits.by_sig[s] for s in hits.by_sig if sigs[s].role == "trigger"]
     occurrences = sum(h.count for h in trig_hits)
@@ -253,7 +137,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     evidence += _dedupe(sorted(support_ev, key=lambda e: e.line))[:4]
     causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes
               if not c.when or any(sid in hits.by_sig for sid in c.when)]
-    advice, status = _advice(entry, env, vals)
+    advice, status = advice_for(entry, env, vals)
     all_advice = [RangeAdvice(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
                   for a in entry.version_advice]
     asks = list(entry.asks)
@@ -275,13 +159,13 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         version_advice=advice,
         version_status=status,
         version_advice_all=all_advice,
-        fixes=_fixes(entry, env, vals),
+        fixes=fixes_for(entry, env, vals),
         references=[r.url for r in entry.references],
         clues=clues,
         asks=asks,
         cascade=entry.cascade,
         lint=list(entry.lint),
-        reduce_command=_reduce_command(entry, hits, env),
+        reduce_command=reduce_command(entry, hits, env),
     )
 
 
@@ -343,10 +227,3 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
             i = kept.index(root)
             kept[i] = root.model_copy(update={"consequences": sorted(set(cascade_lines))})
     return kept
-
-
-def version_tuple(v: str) -> Version | None:
-    try:
-        return Version(v)
-    except InvalidVersion:
-        return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 _VERSION = re.compile(r"^\s*v?(\d+(?:\.\d+){0,3})")
@@ -35,3 +36,13 @@ def normalise(text: str) -> str | None:
     if v is None:
         return None
     return ".".join(str(p) for p in v.release[:3])
+
+
+def in_range(version: str | None, spec: str | None) -> bool | None:
+    """True/False when both are known, None when either is unknown."""
+    if not version or not spec:
+        return None
+    v = parse_version(version)
+    if v is None:
+        return None
+    return SpecifierSet(spec).contains(v, prereleases=True)

@@ -60,7 +60,7 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
 
 def _placeholder_problems(entry: Entry) -> list[str]:
     """{name} placeholders must name a capture group or an environment field."""
-    from troubleshooter.core.ranking import _PLACEHOLDER, ENV_PLACEHOLDERS, capture_names
+    from troubleshooter.core.advice import _PLACEHOLDER, ENV_PLACEHOLDERS, capture_names
 
     allowed = capture_names(entry) | set(ENV_PLACEHOLDERS)
     texts = [("title", entry.title)] + [("causes", c.text) for c in entry.causes]

@@ -1,0 +1,122 @@
+"""What a diagnosis says: placeholders filled, advice for the user's version, fixes, the repro command.
+
+Values captured from the log are untrusted text: in shell commands they are quoted, in source
+snippets escaped, so that a hostile node name cannot become syntax in a command the user copies.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from troubleshooter.core.matcher import EntryHits
+from troubleshooter.core.versions import in_range
+from troubleshooter.kb.schema import Entry
+from troubleshooter.models import Command, Environment, Fix, FixStep
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_SHELLS = ("bash", "sh", "shell", "console", "powershell", "zsh")
+_SOURCE = ("python", "cpp", "c++", "c")
+
+
+def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
+    """Replace {name} by a known value; leave other braces (code, dict literals) alone.
+
+    Values come from the log, i.e. from whoever wrote it: in a shell command they are quoted
+    (`shlex.quote`, a no-op for ordinary node names), in source code they are escaped for a string
+    literal, so a hostile node name cannot become syntax in a command the user copies.
+    """
+    def value(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in values:
+            return m.group(0)
+        v = values[name]
+        if lang in _SHELLS:
+            return shlex.quote(v)
+        if lang in _SOURCE:
+            return v.replace("\\", "\\\\").replace('"', '\\"').replace("'", "\\'").replace("\n", "\\n")
+        return v
+
+    return _PLACEHOLDER.sub(value, text)
+
+
+
+def capture_names(entry: Entry) -> set[str]:
+    """Every named group of the entry's signatures."""
+    import regex
+
+    names: set[str] = set()
+    for sig in entry.match.signatures:
+        names.update(regex.compile(sig.regex).groupindex)
+    return names
+
+
+ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
+
+
+def template_values(captures: dict[str, str], env: Environment, names: set[str] = frozenset()) -> dict[str, str]:  # type: ignore[assignment]
+    vals = {name: "(not in the log)" for name in names}
+    vals.update(captures)
+    for key in ENV_PLACEHOLDERS:
+        value = getattr(env, key)
+        vals.setdefault(key, str(value) if value else f"your {key.replace('_', ' ')}".replace("tensorrt", "TensorRT"))
+    return vals
+
+
+def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[str | None, str | None]:
+    if not entry.version_advice:
+        return None, None
+    version = env.tensorrt_version
+    if version:
+        for adv in entry.version_advice:
+            if in_range(version, adv.versions):
+                return fill(adv.text.strip(), vals), adv.status
+        return f"No advice recorded for TensorRT {version}.", "unknown"
+    by_status: dict[str, list[str]] = {}
+    for adv in entry.version_advice:
+        by_status.setdefault(adv.status, []).append(adv.versions)
+    summary = "; ".join(f"{status} on {', '.join(ranges)}" for status, ranges in by_status.items())
+    return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
+
+
+def fixes_for(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
+    out: list[Fix] = []
+    version = env.tensorrt_version
+    for fx in entry.fixes:
+        if in_range(version, fx.versions) is False:
+            continue
+        steps: list[str] = []
+        detail: list[FixStep] = []
+        for step in fx.steps:
+            if in_range(version, step.versions) is False:
+                continue
+            text = fill(step.text.strip(), vals)
+            lang = (step.lang or "text").lower()
+            cmd = Command(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
+            detail.append(FixStep(text=text, command=cmd))
+            steps.append(text + (f"\n{cmd.code}" if cmd else ""))
+        if steps:
+            out.append(Fix(title=fill(fx.title, vals), steps=steps, detail=detail))
+    return out
+
+
+def reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | None:
+    if not entry.reduce:
+        return None
+    from troubleshooter.core.regexes import literals_for
+
+    # The trigger that fired first in this log, so the repro fails for the same reason.
+    fired = [s for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
+    trig = min(fired, key=lambda s: hits.by_sig[s.id].first_line)
+    lits = literals_for(trig) or []
+    if not lits:
+        return None
+    fail = re.escape(lits[0]).replace("\\ ", " ")
+    prec = "".join(f" --{p}" for p in env.precisions if p in ("int8", "fp16", "bf16", "fp8"))
+    # --fail-regex belongs to `debug reduce`; everything after --check is the check command.
+    return (
+        f"polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect --fail-regex {shlex.quote(fail)} "
+        f"--check polygraphy run polygraphy_debug.onnx --trt{prec}"
+    )
+
+
