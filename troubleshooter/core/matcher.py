@@ -869,8 +869,8 @@ def parallel_jobs(size: int | None) -> int:
         jobs = min(jobs, 4)
     import multiprocessing
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return 1
+    if sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods():
+        return 1  # parts are forked (they inherit the compiled engine); elsewhere forking is not safe
     return max(1, min(jobs, size // PART_MIN_BYTES))
 
 
