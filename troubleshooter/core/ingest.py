@@ -21,6 +21,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import stat
 import zlib
 from dataclasses import dataclass, field
@@ -294,6 +295,9 @@ class _Transcoder(_Layer):
         return n
 
 
+_NUL = re.compile(b"\x00")
+
+
 class _DropNul(_Layer):
     """Drops NUL bytes: they carry no text, and regexes and terminals choke on them."""
 
@@ -304,16 +308,15 @@ class _DropNul(_Layer):
     def readinto(self, b: Any) -> int:
         mv = memoryview(b).cast("B")
         while True:
-            if len(self.buf) < len(mv):
-                self.buf = bytearray(len(mv))
-            n = int(self.inner.readinto(memoryview(self.buf)[: len(mv)]) or 0)
+            # Read straight into the caller's buffer; copy only in the rare chunk that holds a NUL.
+            n = int(self.inner.readinto(mv) or 0)
             if not n:
                 return 0
-            chunk = self.buf[:n]
-            if b"\x00" in chunk:
-                chunk = chunk.replace(b"\x00", b"")
-                if not chunk:
-                    continue  # a block of NULs: read on rather than signal the end
+            if _NUL.search(mv[:n]) is None:
+                return n
+            chunk = bytes(mv[:n]).replace(b"\x00", b"")
+            if not chunk:
+                continue  # a block of NULs: read on rather than signal the end
             mv[: len(chunk)] = chunk
             return len(chunk)
 
