@@ -26,6 +26,8 @@ def cmd_lint(argv: Sequence[str]) -> int:
     p.add_argument("-f", "--format", choices=("text", "json", "markdown", "sarif"), default="text")
     p.add_argument("--trt-version", help="target TensorRT version (selects version-dependent rules)")
     p.add_argument("--polygraphy", action="store_true", help="also run `polygraphy check lint` and merge")
+    p.add_argument("--input-shapes", nargs="+", default=[], metavar="NAME:[D,...]",
+                   help="shapes of dynamic inputs for --polygraphy, e.g. images:[1,3,640,640]")
     p.add_argument("--exit-zero", action="store_true")
     args = p.parse_args(argv)
     if args.list_rules:
@@ -39,9 +41,23 @@ def cmd_lint(argv: Sequence[str]) -> int:
     from troubleshooter.lint import lint_path
     from troubleshooter.lint.render import render_lint
 
-    report = lint_path(args.model, trt_version=args.trt_version, polygraphy=args.polygraphy)
+    report = lint_path(args.model, trt_version=args.trt_version, polygraphy=args.polygraphy,
+                       input_shapes=_parse_shapes(args.input_shapes))
     sys.stdout.write(render_lint(report, args.format))
     return exit_codes.OK if args.exit_zero else report.exit_status
+
+
+def _parse_shapes(items: Sequence[str]) -> dict[str, list[int]]:
+    """`name:[1,3,640,640]` (Polygraphy's syntax) -> {"name": [1, 3, 640, 640]}."""
+    import re
+
+    shapes: dict[str, list[int]] = {}
+    for item in items:
+        m = re.fullmatch(r"(?P<name>.+):\[(?P<dims>\d+(?:\s*,\s*\d+)*)\]", item.strip())
+        if m is None:
+            raise InputError(f"--input-shapes {item!r}: write it as name:[d0,d1,...], e.g. images:[1,3,640,640]")
+        shapes[m.group("name")] = [int(d) for d in m.group("dims").split(",")]
+    return shapes
 
 
 def cmd_tui(argv: Sequence[str]) -> int:

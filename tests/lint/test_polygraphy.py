@@ -103,3 +103,23 @@ def test_parse_report_tolerates_junk() -> None:
     findings, _notes = parse_report({"lint_entries": [None, {"level": "odd", "message": "x"}]})
     assert [f.level for f in findings] == ["warning"]
     assert parse_report([]) == ([], ["--polygraphy: polygraphy check lint ran: 0 finding(s)"])
+
+
+def test_dynamic_inputs_run_with_the_shapes_the_user_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = _install(tmp_path, monkeypatch)
+    model = fx.dynamic_hw()
+    name = model.graph.input[0].name
+    report = lint_path(fx.save(model, tmp_path), polygraphy=True, input_shapes={name: [1, 3, 64, 96]})
+    args = json.loads(argv.read_text())
+    assert args[args.index("--input-shapes") + 1] == f"{name}:[1,3,64,96]"
+    assert not any("skipped" in n for n in report.notes)
+
+
+def test_input_shapes_option_is_parsed_and_checked() -> None:
+    from troubleshooter.cli_extra import _parse_shapes
+    from troubleshooter.errors import InputError
+
+    assert _parse_shapes(["images:[1,3,640,640]", "mask:[1, 1, 8, 8]"]) == {"images": [1, 3, 640, 640],
+                                                                            "mask": [1, 1, 8, 8]}
+    with pytest.raises(InputError):
+        _parse_shapes(["images=1x3x640x640"])

@@ -22,6 +22,7 @@ def lint_path(
     trt_version: str | None = None,
     polygraphy: bool = False,
     polygraphy_timeout: float = 120.0,
+    input_shapes: dict[str, list[int]] | None = None,
 ) -> LintReport:
     """Lint the ONNX model at ``path`` for TensorRT.
 
@@ -36,7 +37,8 @@ def lint_path(
         raise LintError("onnx is not installed: pip install 'trt-why[lint]'") from None
     from troubleshooter.lint.engine import lint
 
-    return lint(path, trt_version=trt_version, polygraphy=polygraphy, polygraphy_timeout=polygraphy_timeout)
+    return lint(path, trt_version=trt_version, polygraphy=polygraphy, polygraphy_timeout=polygraphy_timeout,
+                input_shapes=input_shapes)
 
 
 class _LintPackage(types.ModuleType):

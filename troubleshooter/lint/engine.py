@@ -30,8 +30,12 @@ def lint(
     trt_version: str | None = None,
     polygraphy: bool = False,
     polygraphy_timeout: float = 120.0,
+    input_shapes: dict[str, list[int]] | None = None,
 ) -> LintReport:
-    """Lint one ONNX model. Raises LintError when the file cannot be linted at all."""
+    """Lint one ONNX model. Raises LintError when the file cannot be linted at all.
+
+    ``input_shapes`` (name -> dims) gives Polygraphy the shapes of dynamic inputs; without them it is
+    not run on a model with dynamic inputs (it would silently substitute 1)."""
     from troubleshooter.lint.graph import LintContext
     from troubleshooter.lint.model import load_model
     from troubleshooter.lint.rules import all_rules
@@ -47,7 +51,7 @@ def lint(
             ctx.notes.append(f"rule {rule.id} could not run: {type(err).__name__}: {str(err)[:200]}")
     notes = _notes(ctx)
     if polygraphy:
-        extra, more = _polygraphy(ctx, findings, polygraphy_timeout)
+        extra, more = _polygraphy(ctx, findings, polygraphy_timeout, input_shapes or {})
         findings.extend(extra)
         notes.extend(more)
     return LintReport(
@@ -77,7 +81,8 @@ def _notes(ctx: LintContext) -> list[str]:
     return notes
 
 
-def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float) -> tuple[list[Finding], list[str]]:
+def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float,
+                given: dict[str, list[int]]) -> tuple[list[Finding], list[str]]:
     from troubleshooter.lint.polygraphy import run_polygraphy
     from troubleshooter.lint.rules.custom_domain_op import custom_ops
     from troubleshooter.lint.rules.dynamic_inputs import dynamic_inputs
@@ -86,12 +91,12 @@ def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float) -> tu
     if custom:
         ops = ", ".join(sorted({op for _, op in custom}))
         return [], [f"--polygraphy: skipped, the model has custom ops ({ops}) that ONNX Runtime cannot run"]
-    dynamic = dynamic_inputs(ctx)
+    dynamic = [name for name in dynamic_inputs(ctx) if name not in given]
     if dynamic:
         names = ", ".join(dynamic)
         reason = (
             f"--polygraphy: skipped, dynamic input(s) {names}: Polygraphy would substitute 1 for unknown dims; "
-            "export a static-shape copy to run it"
+            f"give their shapes, e.g. --input-shapes {dynamic[0]}:[1,3,640,640]"
         )
         return [], [reason]
     if any(f.level == "error" for f in findings):
@@ -99,7 +104,7 @@ def _polygraphy(ctx: LintContext, findings: list[Finding], timeout: float) -> tu
     shapes: dict[str, list[int]] = {}
     for value in ctx.inputs:
         dims = value.type.tensor_type.shape.dim
-        shapes[value.name] = [d.dim_value for d in dims]
+        shapes[value.name] = given.get(value.name) or [d.dim_value for d in dims]
     return run_polygraphy(ctx.loaded.path, shapes, timeout=timeout)
 
 
