@@ -98,9 +98,9 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
                 stdin = getattr(sys.stdin, "buffer", None)
                 if stdin is None:  # `trt-why - <&-`: no standard input at all
                     raise InputError("no standard input: give a log file, or pipe one in (cat build.log | trt-why -)")
-                report = api.diagnose_stream(stdin, progress=progress, **common)  # type: ignore[arg-type]
+                report = api.diagnose_stream(stdin, progress=progress, **common)
             else:
-                report = api.diagnose_path(path, progress=progress, **common)  # type: ignore[arg-type]
+                report = api.diagnose_path(path, progress=progress, **common)
         except TroubleshooterError as exc:
             if progress is not None:
                 progress.close()

@@ -28,7 +28,7 @@ def lint_rule_ids() -> set[str]:
     rules = Path(__file__).resolve().parent.parent / "lint" / "rules"
     ids = {p.stem.replace("_", "-") for p in rules.glob("*.py") if not p.stem.startswith("_")}
     try:
-        from troubleshooter.lint.rules import RULE_IDS  # type: ignore[attr-defined]
+        from troubleshooter.lint.rules import RULE_IDS
 
         ids |= set(RULE_IDS)
     except Exception:  # noqa: BLE001 - the registry may need onnx; file names are enough

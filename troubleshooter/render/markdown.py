@@ -53,8 +53,10 @@ def diagnosis_md(d: Diagnosis, full: bool = True) -> str:
         parts.append("**Would decide**: " + "; ".join(d.asks))
     if d.model_verdict:
         rows = [f"**On the model**: {d.model_verdict}: {d.model_verdict_reason or ''}"]
-        rows += [f"- {f.get('level')} `{f.get('rule')}` on {', '.join(f'`{n}`' for n in list(f.get('nodes') or [])[:3])}: "
-                 f"{f.get('message')}" for f in d.model_findings[:5]]  # type: ignore[union-attr]
+        for f in d.model_findings[:5]:
+            nodes = f.get("nodes")
+            names = ", ".join(f"`{n}`" for n in (nodes if isinstance(nodes, list) else [])[:3])
+            rows.append(f"- {f.get('level')} `{f.get('rule')}` on {names or 'the model'}: {f.get('message')}")
         parts.append("\n".join(rows))
     if d.consequences:
         parts.append(f"_{len(d.consequences)} later error line(s) are consequences of this one._")
