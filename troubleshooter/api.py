@@ -110,17 +110,22 @@ def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path
     return state, lines, nbytes, content
 
 
+PLATFORMS = ("linux", "windows", "wsl", "jetson")
+
+
 def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None,
-            path: str | None = None) -> Report:
+            path: str | None = None, platform: str | None = None) -> Report:
     state, lines, nbytes, content = _scan(opened, engine, progress, path)
     override = None
     if trt_version:
         override = normalise(trt_version)
         if override is None:
             raise InputError(f"--trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)")
+    if platform is not None and platform not in PLATFORMS:
+        raise InputError(f"--platform {platform!r}: one of {', '.join(PLATFORMS)}")
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
-    env = state.env.result(override)
+    env = state.env.result(override, platform)
     diagnoses = rank(engine.matcher.entries, state, env)
     fired = set(state.hits) if diagnoses else set()
     notes = list(opened.notes) + state.notes
@@ -154,15 +159,18 @@ def diagnose(
     *,
     model: str | os.PathLike[str] | None = None,
     trt_version: str | None = None,
+    platform: str | None = None,
     name: str = "<text>",
     redact: bool = False,
     redact_names: bool = False,
     kb_dirs: Sequence[str | os.PathLike[str]] = (),
     engine: Engine | None = None,
 ) -> Report:
-    """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised)."""
+    """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised).
+
+    ``trt_version`` and ``platform`` (linux, windows, wsl, jetson) override what the log says."""
     eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_data(log, name), eng, trt_version, None)
+    report = _finish(ingest.open_data(log, name), eng, trt_version, None, platform=platform)
     return _post(report, model, trt_version, redact, redact_names)
 
 
@@ -171,6 +179,7 @@ def diagnose_path(
     *,
     model: str | os.PathLike[str] | None = None,
     trt_version: str | None = None,
+    platform: str | None = None,
     progress: Progress | None = None,
     redact: bool = False,
     redact_names: bool = False,
@@ -179,7 +188,7 @@ def diagnose_path(
 ) -> Report:
     """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded."""
     eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_path(path), eng, trt_version, progress, os.fspath(path))
+    report = _finish(ingest.open_path(path), eng, trt_version, progress, os.fspath(path), platform)
     return _post(report, model, trt_version, redact, redact_names)
 
 
@@ -189,6 +198,7 @@ def diagnose_stream(
     name: str = "<stdin>",
     model: str | os.PathLike[str] | None = None,
     trt_version: str | None = None,
+    platform: str | None = None,
     progress: Progress | None = None,
     redact: bool = False,
     redact_names: bool = False,
@@ -197,7 +207,8 @@ def diagnose_stream(
 ) -> Report:
     """Diagnose a binary stream (stdin)."""
     eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_stream(stream, name), eng, trt_version, progress)  # type: ignore[arg-type]
+    report = _finish(ingest.open_stream(stream, name), eng, trt_version, progress,  # type: ignore[arg-type]
+                     platform=platform)
     return _post(report, model, trt_version, redact, redact_names)
 
 

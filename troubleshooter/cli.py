@@ -31,6 +31,8 @@ def _diagnose_parser() -> argparse.ArgumentParser:
     p.add_argument("-f", "--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--chat", choices=("slack", "discord", "github"), help="Markdown sized for a chat (implies markdown)")
     p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say (e.g. 8.6.1)")
+    p.add_argument("--platform", choices=("linux", "windows", "wsl", "jetson"),
+                   help="where TensorRT runs, when the log does not say")
     p.add_argument("--model", metavar="ONNX", help="confirm the diagnosis on the ONNX model (needs trt-why[lint])")
     p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a failure is found")
@@ -91,7 +93,7 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
     for path in logs:
         # JSON is for programs: no bar (on a terminal it would share the screen with the output).
         progress = _progress_for(path, not args.no_progress and fmt != "json")
-        common = dict(model=args.model, trt_version=args.trt_version, redact=args.redact,
+        common = dict(model=args.model, trt_version=args.trt_version, platform=args.platform, redact=args.redact,
                       redact_names=args.redact_names, engine=engine)
         try:
             if path == "-":

@@ -81,3 +81,13 @@ def test_pip_list_and_polygraphy_flags() -> None:
     env = env_of("tensorrt                 10.3.0\n    Flags                  | [FP16, STRONGLY_TYPED]\n[E] boom\n")
     assert env.tensorrt_version == "10.3.0"
     assert env.precisions == ["fp16", "strongly-typed"]
+
+
+def test_platform_override() -> None:
+    assert env_of("[E] boom\n", platform="wsl").platform == "wsl"
+    import pytest
+
+    from troubleshooter.errors import InputError
+
+    with pytest.raises(InputError):
+        env_of("[E] boom\n", platform="mars")

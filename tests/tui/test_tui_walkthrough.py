@@ -420,3 +420,24 @@ def test_the_factory_takes_text() -> None:
             assert isinstance(app.screen, ReportScreen)
 
     run(scenario())
+
+
+def test_answer_the_platform_question_reruns_with_it() -> None:
+    lone = "e-dealloc-lone-line.log"  # one line: neither version nor platform in the log
+
+    async def scenario() -> None:
+        app = make_app(log=sample(lone))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_report(pilot)
+            assert app.report.environment.platform is None
+            await pilot.press("2")
+            screen = app.screen
+            assert screen.query_one("#platform-ask").has_class("-shown")
+            select = screen.query_one("#platform-select", Select)
+            run_before = app.run_id
+            select.value = "jetson"
+            await wait_for(pilot, lambda: app.run_id > run_before and app.report.environment.platform == "jetson")
+            await wait_for_report(pilot)
+            assert app.request.platform == "jetson"
+
+    run(scenario())

@@ -194,7 +194,7 @@ class EnvCollector:
                     if word in m3.group("ep"):
                         self.precisions.setdefault({"half": "fp16", "float16": "fp16", "bfloat16": "bf16"}.get(word, word), no)
 
-    def result(self, trt_version_override: str | None = None) -> Environment:
+    def result(self, trt_version_override: str | None = None, platform_override: str | None = None) -> Environment:
         vals = {k: v[1] for k, v in self.values.items()}
         sources = {k: v[2] for k, v in self.values.items()}
         if trt_version_override:
@@ -208,6 +208,9 @@ class EnvCollector:
                 break
         if platform is None and vals.get("compute_capability") in ("5.3", "6.2", "7.2", "8.7"):
             platform = "jetson"  # integrated-GPU compute capabilities exist only on Jetson / DRIVE
+        if platform_override:
+            platform = platform_override
+            sources.pop("platform", None)
         front = self.front_end[0] if self.front_end else self.origin_front_end
         opset = vals.pop("onnx_opset", None)
         env = Environment(

@@ -28,6 +28,7 @@ from troubleshooter.tui.messages import (
     LintProgress,
     LintReady,
     LintRequested,
+    PlatformChosen,
     VersionChosen,
 )
 from troubleshooter.tui.screens.input import InputScreen
@@ -198,6 +199,10 @@ class TrtWhyApp(DialogActions, App[int]):
     def on_version_chosen(self, message: VersionChosen) -> None:
         if self.request is not None:
             self.diagnose(self.request.with_version(message.version))
+
+    def on_platform_chosen(self, message: PlatformChosen) -> None:
+        if self.request is not None:
+            self.diagnose(self.request.with_platform(message.platform))
 
     # --- lint ---------------------------------------------------------------------------------
     def lint(self, model: str) -> None:

@@ -43,6 +43,7 @@ class LogRequest:
     text: str | None = None
     path: str | None = None
     trt_version: str | None = None
+    platform: str | None = None
 
     def __repr__(self) -> str:
         # Workers describe themselves with repr(arguments): never copy a 50 MB paste into a string.
@@ -56,6 +57,9 @@ class LogRequest:
 
     def with_version(self, version: str | None) -> LogRequest:
         return replace(self, trt_version=version)
+
+    def with_platform(self, platform: str | None) -> LogRequest:
+        return replace(self, platform=platform)
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,8 @@ def diagnose_request(request: LogRequest, engine: Engine, progress: ProgressFn, 
                 raise Cancelled
             progress(done, total)
 
-        return diagnose_path(request.path, trt_version=request.trt_version, progress=on_bytes, engine=engine)
+        return diagnose_path(request.path, trt_version=request.trt_version, platform=request.platform,
+                             progress=on_bytes, engine=engine)
     data = (request.text or "").encode("utf-8", errors="surrogatepass")
     size = len(data)
 
@@ -134,7 +139,8 @@ def diagnose_request(request: LogRequest, engine: Engine, progress: ProgressFn, 
     if not data.strip():
         raise InputError("nothing to diagnose: the paste is empty")
     return diagnose_stream(_ChunkedReader(data, cancelled), name=PASTE_NAME,  # type: ignore[arg-type]
-                           trt_version=request.trt_version, progress=on_chunk, engine=engine)
+                           trt_version=request.trt_version, platform=request.platform, progress=on_chunk,
+                           engine=engine)
 
 
 def read_log_text(request: LogRequest, cancelled: CancelledFn) -> LogText:

@@ -87,6 +87,14 @@ class VersionChosen(Message):
         self.version = version
 
 
+class PlatformChosen(Message):
+    """The user answered "where does TensorRT run?"; None means "use what the log says"."""
+
+    def __init__(self, platform: str | None) -> None:
+        super().__init__()
+        self.platform = platform
+
+
 class LintRequested(Message):
     """The user asks to lint an ONNX model against the current report."""
 

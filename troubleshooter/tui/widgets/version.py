@@ -9,8 +9,11 @@ from textual.widgets import Label, Select, Static
 
 from troubleshooter.core.versions import KNOWN_RELEASES
 from troubleshooter.models import Diagnosis, Report
-from troubleshooter.tui.messages import VersionChosen
+from troubleshooter.tui.messages import PlatformChosen, VersionChosen
 from troubleshooter.tui.widgets.text import Bullet, Heading
+
+PLATFORM_CHOICES = [("linux", "Linux (x86 / server)"), ("jetson", "Jetson (JetPack)"), ("windows", "Windows"),
+                    ("wsl", "WSL")]
 
 STATUS_STYLE = {
     "affected": "bold $text-error",
@@ -95,6 +98,10 @@ class VersionPanel(VerticalScroll):
     VersionPanel #version-ask.-shown { display: block; }
     VersionPanel #version-ask Label { padding: 1 1 0 0; }
     VersionPanel #version-select { width: 28; }
+    VersionPanel #platform-ask { height: auto; display: none; margin-bottom: 1; }
+    VersionPanel #platform-ask.-shown { display: block; }
+    VersionPanel #platform-ask Label { padding: 1 1 0 0; }
+    VersionPanel #platform-select { width: 28; }
     """
 
     def compose(self) -> ComposeResult:
@@ -102,6 +109,10 @@ class VersionPanel(VerticalScroll):
             yield Label("Which TensorRT do you use?")
             yield Select([(f"TensorRT {v}", v) for v in reversed(KNOWN_RELEASES)], prompt="choose a release",
                          id="version-select")
+        with Horizontal(id="platform-ask"):
+            yield Label("Where does it run?")
+            yield Select([(label, value) for value, label in PLATFORM_CHOICES], prompt="choose a platform",
+                         id="platform-select")
         yield AdviceView(id="version-advice")
 
     def show(self, diag: Diagnosis | None, report: Report, user_version: str | None) -> None:
@@ -110,9 +121,24 @@ class VersionPanel(VerticalScroll):
         select: Select[str] = self.query_one("#version-select", Select)
         with select.prevent(Select.Changed):
             select.value = user_version if user_version in KNOWN_RELEASES else Select.NULL
+        # The platform decides some diagnoses (Jetson, Windows, WSL): ask when the log does not say.
+        platform_ask = self.query_one("#platform-ask")
+        chosen = self.user_platform
+        platform_ask.set_class(bool(report.diagnoses) and (report.environment.platform is None or chosen is not None),
+                               "-shown")
+        platform_select: Select[str] = self.query_one("#platform-select", Select)
+        with platform_select.prevent(Select.Changed):
+            platform_select.value = chosen if chosen else Select.NULL
         self.query_one(AdviceView).show(diag, report, user_version)
+
+    user_platform: str | None = None
+    """The platform the user chose (None: what the log says)."""
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        value = event.value
-        self.post_message(VersionChosen(None if value is Select.NULL else str(value)))
+        value = None if event.value is Select.NULL else str(event.value)
+        if event.select.id == "platform-select":
+            self.user_platform = value
+            self.post_message(PlatformChosen(value))
+        else:
+            self.post_message(VersionChosen(value))
