@@ -200,7 +200,7 @@ class EnvCollector:
         if trt_version_override:
             vals["tensorrt_version"] = trt_version_override
             sources.pop("tensorrt_version", None)
-        platform = None
+        platform: str | None = None
         for name in ("jetson", "wsl", "windows", "linux"):
             if name in self.platform_hits:
                 platform = name
