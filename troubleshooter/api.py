@@ -95,7 +95,7 @@ def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path
     """The streaming pass: large plain files in parts on several cores, everything else in one pass."""
     matcher = engine.matcher
     if path is not None and opened.encoding in ("utf-8", "utf-8-sig") and not any("gzip" in n for n in opened.notes):
-        from troubleshooter.core.matcher import parallel_jobs, scan_file_parallel
+        from troubleshooter.core.parallel import parallel_jobs, scan_file_parallel
 
         jobs = parallel_jobs(opened.size_hint)
         if jobs > 1:

@@ -125,10 +125,10 @@ def test_lines_of_any_length(tmp_path: Path) -> None:
 
 
 def test_fast_parse_agrees_with_parse_line_on_sample_logs() -> None:
-    from troubleshooter.core import matcher
+    from troubleshooter.core import fastparse
 
     parse_parts("x")
-    assert matcher._FAST is not None, "the one-call prefix parser is off: bring matcher._fast_parse in step with logs.parse_line"
+    assert fastparse._FAST is not None, "the one-call prefix parser is off: bring fastparse._fast_parse in step with logs.parse_line"
     for path in sample_logs():
         for raw in path.read_bytes().split(b"\n"):
             text = decode_line(raw)
@@ -186,7 +186,7 @@ def test_memory_of_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, generated: 
 def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPatch, generated: Path,
                                                      tmp_path: Path) -> None:
     """A large file scanned in parts on several processes: the same report as one pass."""
-    from troubleshooter.core import matcher
+    from troubleshooter.core import parallel
 
     # Every kind of line near every part boundary: wrapped lines, NUL bytes, environment facts.
     mixed = tmp_path / "mixed.log"
@@ -201,22 +201,22 @@ def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPa
     for path in (generated, mixed):
         monkeypatch.setenv("TRT_WHY_JOBS", "1")
         expected = report_json(path, engine("python"))
-        monkeypatch.setattr(matcher, "PARALLEL_MIN_BYTES", 1024)
-        monkeypatch.setattr(matcher, "PART_MIN_BYTES", 1024)
+        monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1024)
+        monkeypatch.setattr(parallel, "PART_MIN_BYTES", 1024)
         for jobs in ("2", "3"):
             monkeypatch.setenv("TRT_WHY_JOBS", jobs)
-            assert matcher.parallel_jobs(path.stat().st_size) == int(jobs)
+            assert parallel.parallel_jobs(path.stat().st_size) == int(jobs)
             eng = engine("python")
             assert report_json(path, eng) == expected, (path.name, jobs)
             # ... and the parts really ran (no silent fall-back to one pass).
-            done = matcher.scan_file_parallel(str(path), engine("python").matcher, path.stat().st_size, int(jobs))
+            done = parallel.scan_file_parallel(str(path), engine("python").matcher, path.stat().st_size, int(jobs))
             assert done is not None and done[1] == json.loads(expected)["source"]["lines"]
-        monkeypatch.setattr(matcher, "PARALLEL_MIN_BYTES", 96 * 1024 * 1024)
+        monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 96 * 1024 * 1024)
 
 
 def test_merged_parts_equal_one_state() -> None:
     """`merge_parts` over states built from consecutive slices of lines equals one state."""
-    from troubleshooter.core.matcher import EnvRecorder, merge_parts
+    from troubleshooter.core.parallel import EnvRecorder, merge_parts
 
     eng = engine("python")
     lines = []

@@ -1,0 +1,213 @@
+"""One large file on several cores: byte ranges split at line starts, scanned in worker processes,
+merged into exactly the state one pass would have built (environment facts replayed in order)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from troubleshooter.core.matcher import (
+    MAX_ERROR_LINES,
+    MAX_EVIDENCE,
+    MAX_VALUES,
+    MEMO_LINES,
+    EntryHits,
+    Matcher,
+    MatchState,
+    SignatureHits,
+)
+from troubleshooter.core.scan import BUFFER_BYTES
+
+PARALLEL_MIN_BYTES = 96 * 1024 * 1024
+"""Files at least this big are scanned in parts on several cores (TRT_WHY_JOBS=1 turns it off)."""
+PART_MIN_BYTES = 48 * 1024 * 1024
+
+
+class EnvRecorder:
+    """Stands for a part's EnvCollector: records the calls, which the whole replays in order.
+
+    Environment facts depend on the order of lines (first wins, last build wins...), so parts do not
+    collect them: the few lines that feed the environment are replayed into one collector. Repeats
+    of the same origin in a row are recorded once (noting an origin twice changes nothing).
+    """
+
+    def __init__(self) -> None:
+        self.events: list[tuple[int, str, str] | str | None] = []
+
+    def feed(self, no: int, text: str, raw: str) -> None:
+        self.events.append((no, text, raw))
+
+    def note_origin(self, origin: str | None) -> None:
+        events = self.events
+        if not events or events[-1] != origin or isinstance(events[-1], tuple):
+            events.append(origin)
+
+
+def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
+    """One state from the states of consecutive parts (each with its number of lines): exactly the
+    state a single pass over the whole would have built."""
+    out = MatchState()
+    base = 0
+    for state, lines in parts:
+        env_events = state.env.events if isinstance(state.env, EnvRecorder) else []
+        for ev in env_events:
+            if isinstance(ev, tuple):
+                out.env.feed(ev[0] + base, ev[1], ev[2])
+            else:
+                out.env.note_origin(ev)
+        for entry_id, entry_hits in state.hits.items():
+            merged = out.hits.setdefault(entry_id, EntryHits())
+            for sig_id, sh in entry_hits.by_sig.items():
+                o = merged.by_sig.get(sig_id)
+                if o is None:
+                    o = merged.by_sig[sig_id] = SignatureHits()
+                if not o.first_line and sh.first_line:
+                    o.first_line = sh.first_line + base
+                if sh.last_line:
+                    o.last_line = sh.last_line + base
+                o.count += sh.count
+                for evidence in sh.evidence:
+                    if len(o.evidence) >= MAX_EVIDENCE:
+                        break
+                    o.evidence.append(evidence.model_copy(update={"line": evidence.line + base}))
+                if not o.captures and sh.captures:
+                    o.captures = dict(sh.captures)
+                for k, vals in sh.values.items():
+                    ov = o.values.setdefault(k, [])
+                    for v in vals:
+                        if len(ov) < MAX_VALUES and v not in ov:
+                            ov.append(v)
+        for line, ids in state.error_lines:
+            if len(out.error_lines) >= MAX_ERROR_LINES:
+                break
+            out.error_lines.append((line.model_copy(update={"no": line.no + base}), ids))
+        out.error_lines_seen += state.error_lines_seen
+        out.notes.extend(state.notes)
+        out.slow_signatures |= state.slow_signatures
+        base += lines
+    return out
+
+
+def parallel_jobs(size: int | None) -> int:
+    """How many parts to scan a file of this size in (1: one pass)."""
+    import os
+
+    if size is None or size < PARALLEL_MIN_BYTES:
+        return 1
+    try:
+        jobs = int(os.environ.get("TRT_WHY_JOBS", "0"))
+    except ValueError:
+        jobs = 0
+    if jobs <= 0:
+        try:
+            jobs = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            jobs = os.cpu_count() or 1
+        jobs = min(jobs, 4)
+    import multiprocessing
+
+    if sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods():
+        return 1  # parts are forked (they inherit the compiled engine); elsewhere forking is not safe
+    return max(1, min(jobs, size // PART_MIN_BYTES))
+
+
+def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encoding: str = "utf-8",
+                       progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
+    """Scan a file in `jobs` parts, this process taking the first and forked processes the others.
+
+    The parts are byte ranges of the file split at line starts; each is opened through `ingest` as
+    a stream of its own, so it reads exactly the bytes a single pass reads there (NUL bytes are
+    dropped, nothing else changes inside a plain UTF-8 file; a part that opens any other way makes
+    the whole fall back). Returns (state, lines, bytes, content) as a single pass would, or None
+    when a part failed or a signature timed out (the caller then scans in one pass: the notes name
+    line numbers).
+    """
+    import multiprocessing
+    import os
+
+    from troubleshooter.core import ingest
+    from troubleshooter.core.scan import FileRange, line_start_at_or_after, scan_stream, whole_lines
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        bounds = sorted({line_start_at_or_after(fd, size * k // jobs, size) for k in range(jobs)} | {size})
+        if len(bounds) < 3:
+            return None
+        parts = len(bounds) - 1
+        matcher.finder_for(None)  # built once, before forking
+        matcher._upgrade_indexes()
+        import gc
+
+        gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the children
+        # Memory is per process now: each part gets a share of the usual budget (buffer, remembered lines).
+        for memo in (matcher._memo_ts, matcher._memo):
+            memo.limit = max(1024, MEMO_LINES // parts)
+        ctx = multiprocessing.get_context("fork")
+        counters = ctx.RawArray("q", parts)
+
+        def run(k: int) -> tuple[MatchState, int, int, bool]:
+            opened = ingest.open_stream(FileRange(fd, bounds[k], bounds[k + 1]), path)  # type: ignore[arg-type]
+            if opened.encoding != (encoding if k == 0 else "utf-8") or (k and opened.notes):
+                raise ValueError("this part does not open as plain text")  # a BOM or NUL run mid-file
+            state = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
+
+            def report(done: int) -> None:
+                counters[k] = done
+                if k == 0 and progress is not None:
+                    progress(sum(counters))
+
+            def after() -> bytes:
+                tail = ingest.open_stream(FileRange(fd, bounds[k + 1], size), path)  # type: ignore[arg-type]
+                return whole_lines(tail.stream)
+
+            lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
+                                                 on_region=matcher.region_sink(state),
+                                                 context_after=after if k + 1 < parts else None,
+                                                 initial_bytes=BUFFER_BYTES // parts)
+            return state, lines, nbytes, content
+
+        def child(k: int, conn: Any) -> None:
+            try:
+                conn.send(run(k))
+            except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
+                with contextlib.suppress(Exception):
+                    conn.send(exc.__class__.__name__)
+            finally:
+                conn.close()
+
+        procs = []
+        for k in range(1, parts):
+            here, there = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=child, args=(k, there), daemon=True)
+            proc.start()
+            there.close()
+            procs.append((proc, here))
+        results: list[tuple[MatchState, int, int, bool]] = []
+        try:
+            results.append(run(0))
+            for _proc, conn in procs:
+                got = conn.recv()
+                if not isinstance(got, tuple):
+                    return None
+                results.append(got)
+        except (EOFError, OSError, ValueError):
+            return None
+        finally:
+            for proc, conn in procs:
+                conn.close()
+                proc.join(timeout=5)
+                if proc.is_alive():
+                    proc.terminate()
+    finally:
+        os.close(fd)
+        import gc
+
+        gc.unfreeze()
+        for memo in (matcher._memo_ts, matcher._memo):
+            memo.limit = None
+    if any(state.slow_signatures for state, *_ in results):
+        return None
+    state = merge_parts([(st, lines) for st, lines, _n, _c in results])
+    return (state, sum(r[1] for r in results), sum(r[2] for r in results), any(r[3] for r in results))
