@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from typing import Any, NamedTuple
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.fastparse import fast_parse, parse_parts
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
-from troubleshooter.core.regexes import MATCH_TIMEOUT, _env_seconds, compile_pattern, literals_for
+from troubleshooter.core.regexes import MATCH_TIMEOUT, _env_seconds, compile_pattern, literals_for, required_runs
 from troubleshooter.core.scan import MAX_LINE_BYTES, Finder, following_lines, make_finder
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
@@ -493,56 +492,6 @@ class Matcher:
     def region_sink(self, state: MatchState) -> Callable[[bytearray, list[int], int, int, int], int]:
         """A `scan_stream` region callback feeding this state."""
         return lambda buf, starts, end, line_base, ctx: self.feed_region(state, buf, starts, end, line_base, ctx)
-
-
-def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
-    """The literal runs (of `min_length`+ characters) that every match of the pattern contains.
-
-    Walks the pattern's top-level sequence (and the groups and repeats it must go through); a branch,
-    an optional part or anything case-insensitive contributes nothing. Empty when the pattern does not
-    parse as a `re` pattern (the `regex` module's own syntax): then no shortcut is taken.
-    """
-    if sys.version_info >= (3, 11):
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser as p  # type: ignore[attr-defined]
-    else:  # pragma: no cover - Python 3.10
-        import sre_constants as c
-        import sre_parse as p
-    try:
-        tree = p.parse(pattern)
-    except Exception:  # noqa: BLE001 - regex-only syntax
-        return ()
-    if tree.state.flags & (re.IGNORECASE | re.VERBOSE):
-        return ()
-    runs: list[str] = []
-
-    def walk(items: Any) -> None:
-        run: list[str] = []
-
-        def flush() -> None:
-            if len(run) >= min_length:
-                runs.append("".join(run))
-            run.clear()
-
-        for op, av in items:
-            if op is c.LITERAL:
-                run.append(chr(av))
-                continue
-            flush()
-            if op is c.SUBPATTERN:
-                _group, add_flags, _del, sub = av
-                if not add_flags & (re.IGNORECASE | re.VERBOSE):
-                    walk(sub)
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or getattr(c, "POSSESSIVE_REPEAT", None) is op:
-                lo, _hi, sub = av
-                if lo >= 1:
-                    walk(sub)
-            elif getattr(c, "ATOMIC_GROUP", None) is op:
-                walk(av)
-        flush()
-
-    walk(list(tree))
-    return tuple(dict.fromkeys(runs))
 
 
 _EMPTY = _LineInfo(True, True, None, (), False)

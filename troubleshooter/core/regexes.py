@@ -129,6 +129,51 @@ def derive_literals(pattern: str) -> list[str] | None:
     return sorted(set(lits))
 
 
+def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
+    """The literal runs (of `min_length`+ characters) that every match of the pattern contains.
+
+    Walks the pattern's top-level sequence (and the groups and repeats it must go through); a branch,
+    an optional part or anything case-insensitive contributes nothing. Empty when the pattern does not
+    parse as a `re` pattern (the `regex` module's own syntax): then no shortcut is taken.
+    """
+    c = sre_c
+    try:
+        tree = sre_parse.parse(pattern)
+    except Exception:  # noqa: BLE001 - regex-only syntax
+        return ()
+    if tree.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return ()
+    runs: list[str] = []
+
+    def walk(items: Any) -> None:
+        run: list[str] = []
+
+        def flush() -> None:
+            if len(run) >= min_length:
+                runs.append("".join(run))
+            run.clear()
+
+        for op, av in items:
+            if op is c.LITERAL:
+                run.append(chr(av))
+                continue
+            flush()
+            if op is c.SUBPATTERN:
+                _group, add_flags, _del, sub = av
+                if not add_flags & (re.IGNORECASE | re.VERBOSE):
+                    walk(sub)
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or getattr(c, "POSSESSIVE_REPEAT", None) is op:
+                lo, _hi, sub = av
+                if lo >= 1:
+                    walk(sub)
+            elif getattr(c, "ATOMIC_GROUP", None) is op:
+                walk(av)
+        flush()
+
+    walk(list(tree))
+    return tuple(dict.fromkeys(runs))
+
+
 def literals_for(sig: Signature) -> list[str] | None:
     return list(sig.literals) if sig.literals else derive_literals(sig.regex)
 
