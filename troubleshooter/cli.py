@@ -93,8 +93,8 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
     for path in logs:
         # JSON is for programs: no bar (on a terminal it would share the screen with the output).
         progress = _progress_for(path, not args.no_progress and fmt != "json")
-        common = dict(model=args.model, trt_version=args.trt_version, platform=args.platform, redact=args.redact,
-                      redact_names=args.redact_names, engine=engine)
+        common = {"model": args.model, "trt_version": args.trt_version, "platform": args.platform,
+                  "redact": args.redact, "redact_names": args.redact_names, "engine": engine}
         try:
             if path == "-":
                 stdin = getattr(sys.stdin, "buffer", None)

@@ -94,7 +94,7 @@ def cmd_kb(argv: Sequence[str]) -> int:
         wanted = set(args.ids)
         unknown = wanted - set(kb.ids())
         if unknown:
-            raise InputError(f"no KB entry {sorted(unknown)[0]!r}")
+            raise InputError(f"no KB entry {min(unknown)!r}")
         passed = failed = 0
         for entry in kb.entries:
             if wanted and entry.id not in wanted:

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from troubleshooter.core.environment import EnvCollector
 from troubleshooter.core.matcher import (
     MAX_ERROR_LINES,
     MAX_EVIDENCE,
@@ -23,6 +24,10 @@ from troubleshooter.core.scan import BUFFER_BYTES
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024
 """Files at least this big are scanned in parts on several cores (TRT_WHY_JOBS=1 turns it off)."""
 PART_MIN_BYTES = 48 * 1024 * 1024
+"""At least this many bytes per process."""
+CHUNK_BYTES = 32 * 1024 * 1024
+"""Processes take the file in chunks of about this size (at least CHUNKS_PER_JOB chunks each)."""
+CHUNKS_PER_JOB = 4
 
 
 class EnvRecorder:
@@ -37,7 +42,13 @@ class EnvRecorder:
         self.events: list[tuple[int, str, str] | str | None] = []
 
     def feed(self, no: int, text: str, raw: str) -> None:
-        self.events.append((no, text, raw))
+        # Only lines that set something in an empty collector can change any collector (every change
+        # needs a match, which an empty one records too): the rest are not replayed. This way the
+        # parts, not the merge, pay for the environment's regexes.
+        probe = EnvCollector()
+        probe.feed(no, text, raw)
+        if probe.values or probe.precisions or probe.platform_hits or probe.front_end or probe.last_build:
+            self.events.append((no, text, raw))
 
     def note_origin(self, origin: str | None) -> None:
         events = self.events
@@ -113,16 +124,23 @@ def parallel_jobs(size: int | None) -> int:
     return max(1, min(jobs, size // PART_MIN_BYTES))
 
 
+def chunk_count(size: int, jobs: int) -> int:
+    """How many chunks to cut a file into for `jobs` processes: small enough that the processes
+    finish together (a process that meets slower lines takes fewer), large enough to cost nothing."""
+    return max(jobs, jobs * CHUNKS_PER_JOB, min(size // CHUNK_BYTES, 1024))
+
+
 def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encoding: str = "utf-8",
                        progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
-    """Scan a file in `jobs` parts, this process taking the first and forked processes the others.
+    """Scan a file on `jobs` processes: this one and `jobs - 1` forked ones.
 
-    The parts are byte ranges of the file split at line starts; each is opened through `ingest` as
-    a stream of its own, so it reads exactly the bytes a single pass reads there (NUL bytes are
-    dropped, nothing else changes inside a plain UTF-8 file; a part that opens any other way makes
-    the whole fall back). Returns (state, lines, bytes, content) as a single pass would, or None
-    when a part failed or a signature timed out (the caller then scans in one pass: the notes name
-    line numbers).
+    The file is cut into chunks (byte ranges split at line starts, several per process) that the
+    processes take in turn from a shared counter, so a process that meets slower lines simply takes
+    fewer chunks and all finish together. Each chunk is opened through `ingest` as a stream of its
+    own, so it reads exactly the bytes a single pass reads there (NUL bytes are dropped, nothing else
+    changes inside a plain UTF-8 file; a chunk that opens any other way makes the whole fall back).
+    Returns (state, lines, bytes, content) as a single pass would, or None when a chunk failed or a
+    signature timed out (the caller then scans in one pass: the notes name line numbers).
     """
     import multiprocessing
     import os
@@ -132,30 +150,33 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
 
     fd = os.open(path, os.O_RDONLY)
     try:
-        bounds = sorted({line_start_at_or_after(fd, size * k // jobs, size) for k in range(jobs)} | {size})
+        n_chunks = chunk_count(size, jobs)
+        bounds = sorted({line_start_at_or_after(fd, size * k // n_chunks, size) for k in range(n_chunks)} | {size})
         if len(bounds) < 3:
             return None
-        parts = len(bounds) - 1
+        chunks = len(bounds) - 1
+        jobs = min(jobs, chunks)
         matcher.finder_for(None)  # built once, before forking
         matcher._upgrade_indexes()
         import gc
 
         gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the children
-        # Memory is per process now: each part gets a share of the usual budget (buffer, remembered lines).
+        # Memory is per process now: each gets a share of the usual budget (buffer, remembered lines).
         for memo in (matcher._memo_ts, matcher._memo):
-            memo.limit = max(1024, MEMO_LINES // parts)
+            memo.limit = max(1024, MEMO_LINES // jobs)
         ctx = multiprocessing.get_context("fork")
-        counters = ctx.RawArray("q", parts)
+        counters = ctx.RawArray("q", chunks)
+        next_chunk = ctx.Value("q", 0)
 
         def run(k: int) -> tuple[MatchState, int, int, bool]:
             opened = ingest.open_stream(FileRange(fd, bounds[k], bounds[k + 1]), path)  # type: ignore[arg-type]
             if opened.encoding != (encoding if k == 0 else "utf-8") or (k and opened.notes):
-                raise ValueError("this part does not open as plain text")  # a BOM or NUL run mid-file
+                raise ValueError("this chunk does not open as plain text")  # a BOM or NUL run mid-file
             state = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
 
             def report(done: int) -> None:
                 counters[k] = done
-                if k == 0 and progress is not None:
+                if progress is not None and multiprocessing.parent_process() is None:
                     progress(sum(counters))
 
             def after() -> bytes:
@@ -164,13 +185,23 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
 
             lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
                                                  on_region=matcher.region_sink(state),
-                                                 context_after=after if k + 1 < parts else None,
-                                                 initial_bytes=BUFFER_BYTES // parts)
+                                                 context_after=after if k + 1 < chunks else None,
+                                                 initial_bytes=BUFFER_BYTES // jobs)
             return state, lines, nbytes, content
 
-        def child(k: int, conn: Any) -> None:
+        def work() -> list[tuple[int, tuple[MatchState, int, int, bool]]]:
+            done: list[tuple[int, tuple[MatchState, int, int, bool]]] = []
+            while True:
+                with next_chunk.get_lock():
+                    k = next_chunk.value
+                    next_chunk.value = k + 1
+                if k >= chunks:
+                    return done
+                done.append((k, run(k)))
+
+        def child(conn: Any) -> None:
             try:
-                conn.send(run(k))
+                conn.send(work())
             except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
                 with contextlib.suppress(Exception):
                     conn.send(exc.__class__.__name__)
@@ -178,20 +209,20 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                 conn.close()
 
         procs = []
-        for k in range(1, parts):
+        for _ in range(1, jobs):
             here, there = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=child, args=(k, there), daemon=True)
+            proc = ctx.Process(target=child, args=(there,), daemon=True)
             proc.start()
             there.close()
             procs.append((proc, here))
-        results: list[tuple[MatchState, int, int, bool]] = []
+        by_chunk: dict[int, tuple[MatchState, int, int, bool]] = {}
         try:
-            results.append(run(0))
+            by_chunk.update(work())
             for _proc, conn in procs:
                 got = conn.recv()
-                if not isinstance(got, tuple):
+                if not isinstance(got, list):
                     return None
-                results.append(got)
+                by_chunk.update(got)
         except (EOFError, OSError, ValueError):
             return None
         finally:
@@ -207,6 +238,9 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         gc.unfreeze()
         for memo in (matcher._memo_ts, matcher._memo):
             memo.limit = None
+    if len(by_chunk) != chunks:
+        return None
+    results = [by_chunk[k] for k in range(chunks)]
     if any(state.slow_signatures for state, *_ in results):
         return None
     state = merge_parts([(st, lines) for st, lines, _n, _c in results])

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,12 +28,10 @@ def lint_rule_ids() -> set[str]:
     """Ids of the model-lint rules, from the rule modules' file names (no onnx import)."""
     rules = Path(__file__).resolve().parent.parent / "lint" / "rules"
     ids = {p.stem.replace("_", "-") for p in rules.glob("*.py") if not p.stem.startswith("_")}
-    try:
+    with contextlib.suppress(Exception):  # the registry may need onnx; file names are enough
         from troubleshooter.lint.rules import RULE_IDS
 
         ids |= set(RULE_IDS)
-    except Exception:  # noqa: BLE001 - the registry may need onnx; file names are enough
-        pass
     return ids
 
 

@@ -164,7 +164,7 @@ def _clean_names(model: ModelProto) -> None:
     for graph in iter_graphs(model.graph):
         renames: dict[str, str] = {}
 
-        def fix(value: str | bytes) -> str:
+        def fix(value: str | bytes, renames: dict[str, str] = renames) -> str:
             clean = _clean(value)
             if clean != value:
                 renames[value if isinstance(value, str) else clean] = clean
