@@ -167,6 +167,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         ctx = multiprocessing.get_context("fork")
         counters = ctx.RawArray("q", chunks)
         next_chunk = ctx.Value("q", 0)
+        spare: list[bytearray] = []  # one read buffer per process, reused from chunk to chunk
 
         def run(k: int) -> tuple[MatchState, int, int, bool]:
             opened = ingest.open_stream(FileRange(fd, bounds[k], bounds[k + 1]), path)  # type: ignore[arg-type]
@@ -186,7 +187,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
                                                  on_region=matcher.region_sink(state),
                                                  context_after=after if k + 1 < chunks else None,
-                                                 initial_bytes=BUFFER_BYTES // jobs)
+                                                 initial_bytes=BUFFER_BYTES // jobs, spare=spare)
             return state, lines, nbytes, content
 
         def work() -> list[tuple[int, tuple[MatchState, int, int, bool]]]:

@@ -427,7 +427,7 @@ def make_finder(literals: Sequence[str], caseless: Sequence[str] = (), markers: 
 def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,
                 progress: ProgressFn | None = None, buffer_bytes: int = BUFFER_BYTES, *,
                 on_region: RegionFn | None = None, context_after: Callable[[], bytes] | None = None,
-                initial_bytes: int | None = None) -> tuple[int, int, bool]:
+                initial_bytes: int | None = None, spare: list[bytearray] | None = None) -> tuple[int, int, bool]:
     """Read the whole stream once. Returns (lines, bytes, whether any non-blank byte was seen).
 
     Candidates go to `on_region` (a buffer of whole lines at a time, the fast way) or, one line at a
@@ -438,7 +438,9 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     wait for the next one, so every candidate sees the lines after it; a line counts as over-long
     (matched on its head) only when it fills a buffer of `buffer_bytes`. The buffer starts small
     for small inputs (or at `initial_bytes`) and grows to `buffer_bytes`. `context_after` gives the
-    lines that follow the stream (a part of a larger one), for its last lines' context.
+    lines that follow the stream (a part of a larger one), for its last lines' context. `spare` (a
+    list of at most one buffer) lends the buffer and gets the last one back, so that consecutive scans
+    in one process reuse its pages instead of faulting in fresh ones.
     """
     if on_region is None:
         if on_candidate is None:
@@ -448,9 +450,10 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     size = buffer_bytes if hint is None else min(buffer_bytes, max(MIN_BUFFER_BYTES, hint + 2))
     if initial_bytes is not None:
         size = min(size, max(MIN_BUFFER_BYTES, initial_bytes))
-    buf = bytearray(size)
+    buf = spare.pop() if spare and len(spare[-1]) >= size else bytearray(size)
     mv = memoryview(buf)
     stream = opened.stream
+    read_at = getattr(stream, "readinto_at", None)  # reads into our buffer without a copy (ingest's streams)
     filled = 0
     line_base = 0
     total = 0
@@ -467,7 +470,7 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
             # Fill the buffer (a first read may return only a sniffed head; a pipe what it has).
             got = 0
             while filled + got < len(buf):
-                n = stream.readinto(mv[filled + got:])  # type: ignore[attr-defined]
+                n = read_at(buf, filled + got) if read_at is not None else stream.readinto(mv[filled + got:])  # type: ignore[attr-defined]
                 if not n:
                     break
                 got += n
@@ -532,7 +535,9 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
                     mv = memoryview(buf)
                     filled += 1
             after = context_after() if context_after is not None else b""
-            if after:
+            if after and filled + len(after) <= len(buf):
+                buf[filled:filled + len(after)] = after  # the buffer keeps its size (and can be lent again)
+            elif after:
                 mv.release()
                 buf = bytearray(buf[:filled]) + after
                 mv = memoryview(buf)
@@ -541,6 +546,8 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
             line_base += 1
     finally:
         mv.release()
+        if spare is not None and not spare:
+            spare.append(buf)
         close = getattr(stream, "close", None)
         if close is not None:
             close()
@@ -619,9 +626,12 @@ class FileRange(io.RawIOBase):
         want = min(len(mv), self.stop - self.pos)
         if want <= 0:
             return 0
-        data = os.pread(self.fd, want, self.pos)
-        n = len(data)
-        mv[:n] = data
+        if hasattr(os, "preadv"):
+            n = os.preadv(self.fd, [mv[:want]], self.pos)  # straight into the caller's buffer
+        else:  # pragma: no cover - platforms without preadv
+            data = os.pread(self.fd, want, self.pos)
+            n = len(data)
+            mv[:n] = data
         self.pos += n
         return n
 
