@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import itertools
+import random
 import json
 from pathlib import Path
 
@@ -216,23 +217,26 @@ def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPa
 
 def test_merged_parts_equal_one_state() -> None:
     """`merge_parts` over states built from consecutive slices of lines equals one state."""
-    from troubleshooter.core.parallel import EnvRecorder, merge_parts
+    from troubleshooter.core.parallel import merge_parts
 
     eng = engine("python")
     lines = []
-    for path in sample_logs()[:30]:
+    for path in sample_logs():
         lines += path.read_bytes().split(b"\n")
     whole = MatchState()
     for no, raw in enumerate(lines, 1):
         eng.matcher.feed(whole, no, raw, lines[no:no + 2])
-    cut = [0, len(lines) // 3, 2 * len(lines) // 3, len(lines)]
-    parts = []
-    for a, b in itertools.pairwise(cut):
-        st = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
-        for i in range(a, b):
-            eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
-        parts.append((st, b - a))
-    merged = merge_parts(parts)
-    assert merged.env.result() == whole.env.result()
-    assert repr(merged.hits) == repr(whole.hits)
-    assert merged.error_lines == whole.error_lines and merged.error_lines_seen == whole.error_lines_seen
+    rng = random.Random(7)
+    for n_parts in (2, 3, 17):
+        cut = sorted({0, len(lines), *rng.sample(range(1, len(lines)), n_parts - 1)})
+        parts = []
+        for a, b in itertools.pairwise(cut):
+            st = MatchState()
+            for i in range(a, b):
+                eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
+            parts.append((st, b - a))
+        merged = merge_parts(parts)
+        assert merged.env == whole.env, n_parts  # every collector field, with its line numbers
+        assert merged.env.result() == whole.env.result()
+        assert repr(merged.hits) == repr(whole.hits)
+        assert merged.error_lines == whole.error_lines and merged.error_lines_seen == whole.error_lines_seen

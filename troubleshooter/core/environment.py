@@ -160,6 +160,28 @@ class EnvCollector:
                     self.front_end = (name, no)
                     break
 
+    def absorb(self, later: EnvCollector, line_offset: int) -> None:
+        """Take in what another collector saw on the lines that follow this one's (its line numbers
+        shifted by `line_offset`): the state one collector would have after both runs of lines.
+
+        Every field keeps the first line that set it (the highest priority first, for facts), except
+        the build outcome, where the last line wins; so the merge is exact in any grouping.
+        """
+        for name, (priority, value, no) in later.values.items():
+            old = self.values.get(name)
+            if old is None or priority > old[0]:
+                self.values[name] = (priority, value, no + line_offset)
+        for name, no in later.precisions.items():
+            self.precisions.setdefault(name, no + line_offset)
+        for name, no in later.platform_hits.items():
+            self.platform_hits.setdefault(name, no + line_offset)
+        if self.front_end is None and later.front_end is not None:
+            self.front_end = (later.front_end[0], later.front_end[1] + line_offset)
+        if self.origin_front_end is None:
+            self.origin_front_end = later.origin_front_end
+        if later.last_build is not None:
+            self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
+
     def note_origin(self, origin: str | None) -> None:
         if origin in ("onnxruntime", "torch-tensorrt", "glog") and self.origin_front_end is None:
             self.origin_front_end = "triton" if origin == "glog" else origin

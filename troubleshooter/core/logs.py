@@ -81,7 +81,7 @@ _PAYLOAD_ERROR = re.compile(r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILE
 
 def strip_ansi(text: str) -> str:
     """Remove ANSI colour and cursor codes, terminal escape strings and other control characters (tabs stay)."""
-    if _CONTROL.search(text) is None:
+    if text.isprintable() or _CONTROL.search(text) is None:  # printable: no control character at all
         return text
     return _CONTROL.sub("", _ANSI.sub("", text))
 

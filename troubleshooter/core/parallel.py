@@ -1,5 +1,5 @@
 """One large file on several cores: byte ranges split at line starts, scanned in worker processes,
-merged into exactly the state one pass would have built (environment facts replayed in order)."""
+merged into exactly the state one pass would have built (`EnvCollector.absorb` for the environment)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from troubleshooter.core.environment import EnvCollector
 from troubleshooter.core.matcher import (
     MAX_ERROR_LINES,
     MAX_EVIDENCE,
@@ -30,44 +29,13 @@ CHUNK_BYTES = 32 * 1024 * 1024
 CHUNKS_PER_JOB = 4
 
 
-class EnvRecorder:
-    """Stands for a part's EnvCollector: records the calls, which the whole replays in order.
-
-    Environment facts depend on the order of lines (first wins, last build wins...), so parts do not
-    collect them: the few lines that feed the environment are replayed into one collector. Repeats
-    of the same origin in a row are recorded once (noting an origin twice changes nothing).
-    """
-
-    def __init__(self) -> None:
-        self.events: list[tuple[int, str, str] | str | None] = []
-
-    def feed(self, no: int, text: str, raw: str) -> None:
-        # Only lines that set something in an empty collector can change any collector (every change
-        # needs a match, which an empty one records too): the rest are not replayed. This way the
-        # parts, not the merge, pay for the environment's regexes.
-        probe = EnvCollector()
-        probe.feed(no, text, raw)
-        if probe.values or probe.precisions or probe.platform_hits or probe.front_end or probe.last_build:
-            self.events.append((no, text, raw))
-
-    def note_origin(self, origin: str | None) -> None:
-        events = self.events
-        if not events or events[-1] != origin or isinstance(events[-1], tuple):
-            events.append(origin)
-
-
 def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
     """One state from the states of consecutive parts (each with its number of lines): exactly the
     state a single pass over the whole would have built."""
     out = MatchState()
     base = 0
     for state, lines in parts:
-        env_events = state.env.events if isinstance(state.env, EnvRecorder) else []
-        for ev in env_events:
-            if isinstance(ev, tuple):
-                out.env.feed(ev[0] + base, ev[1], ev[2])
-            else:
-                out.env.note_origin(ev)
+        out.env.absorb(state.env, base)
         for entry_id, entry_hits in state.hits.items():
             merged = out.hits.setdefault(entry_id, EntryHits())
             for sig_id, sh in entry_hits.by_sig.items():
@@ -173,7 +141,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             opened = ingest.open_stream(FileRange(fd, bounds[k], bounds[k + 1]), path)  # type: ignore[arg-type]
             if opened.encoding != (encoding if k == 0 else "utf-8") or (k and opened.notes):
                 raise ValueError("this chunk does not open as plain text")  # a BOM or NUL run mid-file
-            state = MatchState(env=EnvRecorder())  # type: ignore[arg-type]
+            state = MatchState()
 
             def report(done: int) -> None:
                 counters[k] = done
