@@ -6,8 +6,8 @@ from __future__ import annotations
 import gzip
 import io
 import itertools
-import random
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -240,3 +240,43 @@ def test_merged_parts_equal_one_state() -> None:
         assert merged.env.result() == whole.env.result()
         assert repr(merged.hits) == repr(whole.hits)
         assert merged.error_lines == whole.error_lines and merged.error_lines_seen == whole.error_lines_seen
+
+
+def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_feed` skips the signature loop for a line below the level of every signature its literals
+    lead to; with the shortcut turned off the loop gives the same line info and the same state."""
+    eng = engine("python")
+    m = eng.matcher
+    tags = ["", "[V] ", "[I] ", "[W] ", "[E] ", "[V] [TRT] ", "[TRT] [I] ", "VERBOSE: ", "[TensorRT] INFO: ",
+            "[W:onnxruntime:Default, x.cc:1 log] ", "I0305 12:00:00.123456 1 m.cc:1] "]
+    payloads = [f"Skipping tactic 0x3 {lit} on requested size of 4194304 (x" if i % 3 == 0 else
+                f"node /m/Conv_{i} {lit} Error Code 2: detail" if i % 3 == 1 else f"{lit}"
+                for i, lit in enumerate(sorted([*m.by_literal, *m.caseless]))]
+    lines = [f"[08/07/2024-12:27:04] {tag}{p}".encode() for tag in tags for p in payloads]
+    for path in sample_logs():
+        for raw in path.read_bytes().splitlines():
+            lines += [raw, b"[08/07/2024-12:27:04] [V] " + raw, b"[I] " + raw]
+    sig_lists = 0
+    real_sig_list = m._sig_list
+
+    def counting(*args: object) -> object:
+        nonlocal sig_lists
+        sig_lists += 1
+        return real_sig_list(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(m, "_sig_list", counting)
+
+    def run() -> tuple[list[object], str, int]:
+        nonlocal sig_lists
+        sig_lists = 0
+        state = MatchState()
+        infos = [m._feed(state, no, raw, ()) for no, raw in enumerate(lines, 1)]
+        return infos, repr((state.hits, state.env, state.error_lines, state.error_lines_seen)), sig_lists
+
+    fast = run()
+    monkeypatch.setattr(m, "_floor", dict.fromkeys(m._floor, -1))
+    monkeypatch.setattr(m, "_cfloor", dict.fromkeys(m._cfloor, -1))
+    slow = run()
+    assert fast[1] == slow[1]
+    assert fast[0] == slow[0]
+    assert fast[2] < slow[2] - 100  # the shortcut did skip the loop on many lines

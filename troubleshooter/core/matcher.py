@@ -224,6 +224,9 @@ class Matcher:
                     target.setdefault(lit.lower() if sig.ignore_case else lit, []).append(cs)
         self.by_literal = by_literal
         self.caseless = caseless
+        # The lowest level rank a line needs for some signature of each literal to look at it.
+        self._floor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in by_literal.items()}
+        self._cfloor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in caseless.items()}
         self._caseless_ascii = all(lit.isascii() for lit in caseless)
         self._caseless_re: Any = None
         env_lits = all_literals()
@@ -357,6 +360,17 @@ class Matcher:
         if gated:
             env.feed(no, text, raw)
         env.note_origin(origin)
+        if not (gated or unbalanced) and level is not None:
+            # Below the level of every signature its literals lead to (verbose "Skipping tactic ... due
+            # to insufficient memory" lines, by the thousand): idle, as the loop below would find.
+            rank = level.rank
+            floor = self._floor
+            if rank < _ERROR_RANK and all(floor[lit] > rank for lit in literals) and (
+                    not self.caseless or all(self._cfloor[lit] > rank for lit in self._caseless_in(text))):
+                idle = _IDLE.get(origin)
+                if idle is None:
+                    idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
+                return idle
         matched: set[str] = set()
         matches: list[_Match] = []
         timed_out = False
@@ -495,6 +509,9 @@ class Matcher:
 
 
 _EMPTY = _LineInfo(True, True, None, (), False)
+_ERROR_RANK = Level.ERROR.rank
+_LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
+"""A signature's `level` as the lowest line level rank it accepts (`logs.level_ok`)."""
 _NOTHING = object()
 
 
