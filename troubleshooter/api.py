@@ -105,8 +105,10 @@ def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path
                 return done
             opened = ingest.open_path(path)  # a part failed or a regex timed out: one pass
     state = MatchState()
+    from troubleshooter.core.newlines import numpy_for
+
     lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(opened.size_hint), progress=progress,
-                                         on_region=matcher.region_sink(state))
+                                         on_region=matcher.region_sink(state, numpy_for(opened.size_hint)))
     return state, lines, nbytes, content
 
 

@@ -50,7 +50,7 @@ def _finish_from_state(opened: ingest.Opened, state: MatchState, lines: int, nby
     hits = {k: [(s, h.count, h.first_line, h.last_line, [e.line for e in h.evidence], h.captures, h.values)
                 for s, h in v.by_sig.items()] for k, v in state.hits.items()}
     return repr((lines, nbytes, env, [d.id for d in diagnoses], hits,
-                 [(ln.no, ln.text, ids) for ln, ids in state.error_lines], state.error_lines_seen))
+                 [(ln.no, ln.text, sorted(ids)) for ln, ids in state.error_lines], state.error_lines_seen))
 
 
 @pytest.fixture(scope="module")
@@ -280,3 +280,35 @@ def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -
     assert fast[1] == slow[1]
     assert fast[0] == slow[0]
     assert fast[2] < slow[2] - 100  # the shortcut did skip the loop on many lines
+
+
+def test_numpy_newline_counting_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Line numbers counted with numpy (large inputs) are the ones `bytes.count` gives."""
+    numpy = pytest.importorskip("numpy")
+    from troubleshooter.core import newlines
+
+    log = tmp_path / "all.log"
+    log.write_bytes(b"".join(p.read_bytes() + b"\n\n" for p in sample_logs()))
+    eng = engine("python")
+    expected = region_report(log, eng, 1 << 16)
+    monkeypatch.setattr(newlines, "NUMPY_MIN_SPAN", 16)  # numpy on nearly every stretch
+    calls = 0
+    real = numpy.count_nonzero
+
+    def counting(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(numpy, "count_nonzero", counting)
+    for size in (1 << 16, 1 << 20):
+        state = MatchState()
+        opened = ingest.open_path(log)
+        lines, nbytes, _ = scan.scan_stream(opened, eng.matcher.finder, on_region=eng.matcher.region_sink(state, numpy),
+                                            buffer_bytes=size)
+        assert _finish_from_state(opened, state, lines, nbytes, eng) == expected
+    assert calls > 100
+    monkeypatch.setenv("TRT_WHY_NUMPY", "0")
+    assert newlines.numpy_for(newlines.NUMPY_MIN_BYTES) is None
+    monkeypatch.delenv("TRT_WHY_NUMPY")
+    assert newlines.numpy_for(newlines.NUMPY_MIN_BYTES) is numpy and newlines.numpy_for(1 << 20) is None

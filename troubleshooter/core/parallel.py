@@ -18,6 +18,7 @@ from troubleshooter.core.matcher import (
     MatchState,
     SignatureHits,
 )
+from troubleshooter.core.newlines import numpy_for
 from troubleshooter.core.scan import BUFFER_BYTES
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024
@@ -125,6 +126,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         chunks = len(bounds) - 1
         jobs = min(jobs, chunks)
         matcher.finder_for(None)  # built once, before forking
+        numpy = numpy_for(size)
         matcher._upgrade_indexes()
         import gc
 
@@ -153,7 +155,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                 return whole_lines(tail.stream)
 
             lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
-                                                 on_region=matcher.region_sink(state),
+                                                 on_region=matcher.region_sink(state, numpy),
                                                  context_after=after if k + 1 < chunks else None,
                                                  initial_bytes=BUFFER_BYTES // jobs, spare=spare)
             return state, lines, nbytes, content
