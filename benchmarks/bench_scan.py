@@ -6,8 +6,9 @@
 
 For each size it generates a log with ../shared/bench/gen_log.py (--seed 1; kept in the workdir,
 never in the repository), warms the page cache, then times, in the same run, `rg -c -f
-patterns.txt LOG` and `trt-why --format json LOG` with the Hyperscan finder and with the pure-Python
-one (TRT_WHY_MATCHER), taking the median of several runs. It reports wall time, CPU time (the
+patterns.txt LOG` and `trt-why --format json LOG` in turns (the page cache warmed before each pair),
+then trt-why with one core and with the pure-Python finder (TRT_WHY_MATCHER), taking the median of
+several runs. It reports wall time, CPU time (the
 machine may be shared), peak RSS of the largest process and of all processes together (sampled),
 and the ratio ripgrep / trt-why (above 1: trt-why is faster). Then memory with a .gz and with
 stdin, and the cost of doubling the KB's signatures (the KB loaded twice, renamed). Writes the
@@ -67,8 +68,12 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | None = None) -> dict[str, float]:
-    """Wall and CPU seconds, peak RSS of the largest process and of the whole tree (MiB)."""
+def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | None = None,
+        sample: bool = True) -> dict[str, float]:
+    """Wall and CPU seconds, peak RSS of the largest process and of the whole tree (MiB).
+
+    The whole tree's memory is sampled by a thread of this process (every 50 ms); that costs CPU on a
+    small machine, so timed runs pass sample=False and the memory comes from an untimed run."""
     full_env = dict(os.environ)
     full_env.update(env or {})
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115
@@ -78,17 +83,19 @@ def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | No
     peak_tree = [0]
     done = threading.Event()
 
-    def sample() -> None:
+    def sample_tree() -> None:
         while not done.is_set():
             peak_tree[0] = max(peak_tree[0], _tree_rss(proc.pid))
             done.wait(0.05)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    sampler = threading.Thread(target=sample_tree, daemon=True)
+    if sample:
+        sampler.start()
     _pid, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     done.set()
-    sampler.join()
+    if sample:
+        sampler.join()
     if stdin_path:
         stdin.close()  # type: ignore[union-attr]
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
@@ -101,11 +108,33 @@ def run(cmd: list[str], env: dict[str, str] | None = None, stdin_path: Path | No
 
 def median_of(cmd: list[str], runs: int, env: dict[str, str] | None = None,
               stdin_path: Path | None = None, warmup: bool = True) -> dict[str, float]:
-    if warmup:
-        run(cmd, env, stdin_path)  # untimed: page cache, KB cache, .pyc
-    samples = [run(cmd, env, stdin_path) for _ in range(runs)]
-    return {k: statistics.median(s[k] for s in samples) if k in ("wall", "cpu") else max(s[k] for s in samples)
-            for k in samples[0]}
+    first = run(cmd, env, stdin_path)  # untimed unless it is the only run: page cache, KB cache, .pyc; memory
+    samples = [run(cmd, env, stdin_path, sample=False) for _ in range(runs)] if warmup else [first]
+    return _medians(samples, first)
+
+
+def _medians(samples: list[dict[str, float]], sampled: dict[str, float]) -> dict[str, float]:
+    """Median wall and CPU of the timed runs; the peak memory of all runs (the tree's from the sampled one)."""
+    out = {k: statistics.median(s[k] for s in samples) for k in ("wall", "cpu")}
+    out["rss"] = max(s["rss"] for s in [*samples, sampled])
+    out["tree_rss"] = sampled["tree_rss"]
+    return out
+
+
+def median_pair(cmd_a: list[str], cmd_b: list[str], runs: int, env_b: dict[str, str] | None = None,
+                log: Path | None = None) -> tuple[dict[str, float], dict[str, float]]:
+    """Two commands timed in turns (A, B, A, B...), the page cache warmed before each pair: on a shared
+    VM that reclaims idle page cache, both see the same conditions. Medians, as `median_of`."""
+    first_a = run(cmd_a)
+    first_b = run(cmd_b, env_b)
+    a: list[dict[str, float]] = []
+    b: list[dict[str, float]] = []
+    for _ in range(runs):
+        if log is not None:
+            warm(log)
+        a.append(run(cmd_a, sample=False))
+        b.append(run(cmd_b, env_b, sample=False))
+    return _medians(a, first_a), _medians(b, first_b)
 
 
 # -- preparing inputs ---------------------------------------------------------------------------------
@@ -176,9 +205,9 @@ def main() -> int:
         warm(log)
         big = size == sizes[-1]
         row = {"size": size, "bytes": log.stat().st_size}
-        row["rg"] = median_of([rg, "-c", "-f", args.patterns, str(log)], args.runs)
-        row["hyperscan"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.runs,
-                                     {**env_cache, "TRT_WHY_MATCHER": "hyperscan"})
+        row["rg"], row["hyperscan"] = median_pair([rg, "-c", "-f", args.patterns, str(log)],
+                                                  TRT_WHY + ["--format", "json", str(log)], args.runs,
+                                                  {**env_cache, "TRT_WHY_MATCHER": "hyperscan"}, log)
         row["hyperscan-1core"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.runs,
                                            {**env_cache, "TRT_WHY_MATCHER": "hyperscan", "TRT_WHY_JOBS": "1"})
         row["python"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.python_runs if big else args.runs,

@@ -312,3 +312,24 @@ def test_numpy_newline_counting_gives_the_same_report(monkeypatch: pytest.Monkey
     assert newlines.numpy_for(newlines.NUMPY_MIN_BYTES) is None
     monkeypatch.delenv("TRT_WHY_NUMPY")
     assert newlines.numpy_for(newlines.NUMPY_MIN_BYTES) is numpy and newlines.numpy_for(1 << 20) is None
+
+
+def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Long candidate lines that never repeat: the remembered lines stay within the byte bound (a
+    count bound alone let 16,384 lines of 16 KiB each pile up), and the report does not change."""
+    from troubleshooter.core import matcher
+
+    log = tmp_path / "long.log"
+    log.write_bytes(b"".join(
+        b"[08/07/2024-12:27:04] [W] [TRT] Missing scale and zero-point for tensor t%d_%s, expect fall back to "
+        b"non-int8 implementation for any layer consuming or producing given tensor\n" % (i, b"x" * 3000)
+        for i in range(2000)))
+    expected = report_json(log, engine("python"))
+    monkeypatch.setattr(matcher, "MEMO_BYTES", 64 * 1024)
+    eng = engine("python")
+    assert report_json(log, eng) == expected
+    for memo in (eng.matcher._memo_ts, eng.matcher._memo):
+        for generation in (memo.new, memo.old):
+            held = sum(len(key) * (1 + len(info.matches)) + 64 for key, info in generation.items())
+            assert held <= 64 * 1024 + 3 * 3200  # the bound, plus the line that crossed it
+    assert len(eng.matcher._memo_ts) > 10  # lines were remembered, within the bound

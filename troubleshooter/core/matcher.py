@@ -39,6 +39,8 @@ MAX_VALUES = 60
 MAX_ERROR_LINES = 400
 MEMO_LINES = 16_384
 """Distinct candidate lines remembered per matcher and generation (see `_Memo`)."""
+MEMO_BYTES = 4 * 1024 * 1024
+"""... and at most about this many bytes of them per generation."""
 
 ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "Exception", "Assertion",
                  "FAILED", "terminate called", "INTERNAL_ERROR", "failed")
@@ -169,22 +171,29 @@ class _LineInfo(NamedTuple):
 
 
 class _Memo:
-    """What lines yielded, by their bytes: two generations of MEMO_LINES each. When the new one is
-    full it becomes the old one; a line found in the old one moves back. Lines seen once (random
-    tactic ids, timings) age out; lines that keep coming back stay."""
+    """What lines yielded, by their bytes: two generations of at most MEMO_LINES lines and MEMO_BYTES
+    bytes each. When the new one is full it becomes the old one; a line found in the old one moves
+    back. Lines seen once (random tactic ids, timings) age out; lines that keep coming back stay.
+    The byte bound keeps memory flat on logs of long, never-repeated lines."""
 
-    __slots__ = ("limit", "new", "old")
+    __slots__ = ("byte_limit", "limit", "new", "new_bytes", "old")
 
     def __init__(self) -> None:
         self.new: dict[bytes, _LineInfo] = {}
         self.old: dict[bytes, _LineInfo] = {}
+        self.new_bytes = 0
         self.limit: int | None = None
         """Lines per generation (None: MEMO_LINES)."""
+        self.byte_limit: int | None = None
+        """Bytes of lines and captured values per generation (None: MEMO_BYTES)."""
 
     def put(self, key: bytes, info: _LineInfo) -> None:
-        if len(self.new) >= (self.limit or MEMO_LINES):
+        if len(self.new) >= (self.limit or MEMO_LINES) or self.new_bytes >= (self.byte_limit or MEMO_BYTES):
             self.old, self.new = self.new, {}
+            self.new_bytes = 0
         self.new[key] = info
+        # The key, and what the line's captures hold (at most the line again, per signature).
+        self.new_bytes += len(key) * (1 + len(info.matches)) + 64
 
     def __len__(self) -> int:
         return len(self.new) + len(self.old)

@@ -16,6 +16,8 @@ NUMPY_MIN_BYTES = 512 * 1024 * 1024
 """Inputs at least this big count newlines with numpy when it is installed (TRT_WHY_NUMPY=0: never)."""
 NUMPY_MIN_SPAN = 8 * 1024
 """Shorter stretches are counted by `bytes.count` (numpy's per-call cost is higher there)."""
+NUMPY_MAX_SPAN = 1024 * 1024
+"""Longer stretches are counted in pieces of this size (numpy compares into a temporary array)."""
 
 
 def numpy_for(size: int | None) -> Any:
@@ -38,6 +40,9 @@ def newline_counter(buf: bytearray | bytes, numpy: Any) -> Callable[[bytes, int,
     def count(_nl: bytes, start: int, stop: int) -> int:
         if stop - start < NUMPY_MIN_SPAN:
             return bcount(b"\n", start, stop)
-        return int(count_nonzero(arr[start:stop] == 10))
+        total = 0
+        for at in range(start, stop, NUMPY_MAX_SPAN):  # the comparison's temporary stays small
+            total += int(count_nonzero(arr[at:min(stop, at + NUMPY_MAX_SPAN)] == 10))
+        return total
 
     return count

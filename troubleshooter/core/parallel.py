@@ -12,6 +12,7 @@ from troubleshooter.core.matcher import (
     MAX_ERROR_LINES,
     MAX_EVIDENCE,
     MAX_VALUES,
+    MEMO_BYTES,
     MEMO_LINES,
     EntryHits,
     Matcher,
@@ -134,6 +135,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         # Memory is per process now: each gets a share of the usual budget (buffer, remembered lines).
         for memo in (matcher._memo_ts, matcher._memo):
             memo.limit = max(1024, MEMO_LINES // jobs)
+            memo.byte_limit = max(256 * 1024, MEMO_BYTES // jobs)
         ctx = multiprocessing.get_context("fork")
         counters = ctx.RawArray("q", chunks)
         next_chunk = ctx.Value("q", 0)
@@ -208,7 +210,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
 
         gc.unfreeze()
         for memo in (matcher._memo_ts, matcher._memo):
-            memo.limit = None
+            memo.limit = memo.byte_limit = None
     if len(by_chunk) != chunks:
         return None
     results = [by_chunk[k] for k in range(chunks)]
