@@ -18,7 +18,7 @@ from perf_helpers import HAVE_HYPERSCAN, SAMPLES, engine, generate_log, report_j
 from troubleshooter import api
 from troubleshooter.core import ingest, scan
 from troubleshooter.core.logs import decode_line, parse_line
-from troubleshooter.core.matcher import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUES, MatchState, parse_parts
+from troubleshooter.core.matcher import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUE_CHARS, MAX_VALUES, MatchState, parse_parts
 
 SAMPLES_LOG = SAMPLES / "yolov8-int8-orin-silu.log"
 needs_hyperscan = pytest.mark.skipif(not HAVE_HYPERSCAN, reason="hyperscan is not installed (the `fast` extra)")
@@ -163,14 +163,21 @@ def test_bounded_per_log_state(tmp_path: Path) -> None:
     lines = [f"[08/07/2024-12:27:04] [W] [TRT] Missing scale and zero-point for tensor t{i}, expect fall back "
              f"to non-int8 implementation for any layer consuming or producing given tensor" for i in range(5000)]
     lines += [f"[08/07/2024-12:27:04] [E] [TRT] unknown failure number {i}" for i in range(1000)]
+    lines += [f"[W] [TRT] Missing scale and zero-point for tensor {i}{'y' * 2000}, expect fall back to non-int8 "
+              "implementation for any layer consuming or producing given tensor" for i in range(3)]
     log.write_text("\n".join(lines) + "\n")
     state = MatchState()
     eng = engine("python")
     scan.scan_stream(ingest.open_path(log), eng.matcher.finder, on_region=eng.matcher.region_sink(state))
     sh = state.hits["int8-missing-scale"].by_sig["missing-scale"]
-    assert sh.count == 5000 and sh.first_line == 1 and sh.last_line == 5000
+    assert sh.count == 5003 and sh.first_line == 1 and sh.last_line == 6003
     assert len(sh.evidence) == MAX_EVIDENCE
     assert all(len(v) == MAX_VALUES for v in sh.values.values())
+    # A runaway capture on a long line is cut: what is kept per value stays small.
+    long_line = MatchState()
+    eng.matcher.feed(long_line, 1, lines[-1].encode())
+    (value,) = long_line.hits["int8-missing-scale"].by_sig["missing-scale"].values["tensor"]
+    assert len(value) == MAX_VALUE_CHARS and value.startswith("2yyy")
     assert len(state.error_lines) == MAX_ERROR_LINES and state.error_lines_seen == 1000
 
 

@@ -36,6 +36,9 @@ SIGNATURE_BUDGET = _env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
+MAX_VALUE_CHARS = 512
+"""A captured value longer than this is cut (a node name or a size is far shorter; a runaway capture
+on a long line would otherwise hold up to MAX_VALUES long strings per signature)."""
 MAX_ERROR_LINES = 400
 MEMO_LINES = 16_384
 """Distinct candidate lines remembered per matcher and generation (see `_Memo`)."""
@@ -415,7 +418,7 @@ class Matcher:
             if m is None:
                 continue
             matched.add(cs.entry_id)
-            groups = {k: v.strip() for k, v in m.groupdict().items() if v is not None}
+            groups = {k: v.strip()[:MAX_VALUE_CHARS] for k, v in m.groupdict().items() if v is not None}
             matches.append((cs, groups))
             _record(state, cs, no, raw, groups)
         error = is_error_line(line)  # type: ignore[arg-type]
