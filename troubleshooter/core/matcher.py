@@ -83,6 +83,8 @@ class MatchState:
     error_lines: list[tuple[LogLine, frozenset[str]]] = field(default_factory=list)
     """Error lines with the ids of the entries whose signatures matched them."""
     error_lines_seen: int = 0
+    error_line_cap: int = MAX_ERROR_LINES
+    """Error lines kept (a part of a file whose earlier parts already hold MAX_ERROR_LINES keeps none)."""
     notes: list[str] = field(default_factory=list)
     slow_signatures: set[str] = field(default_factory=set)
     signature_time: dict[str, float] = field(default_factory=dict)
@@ -424,7 +426,7 @@ class Matcher:
         error = is_error_line(line)  # type: ignore[arg-type]
         if error:
             state.error_lines_seen += 1
-            if len(state.error_lines) < MAX_ERROR_LINES:
+            if len(state.error_lines) < state.error_line_cap:
                 state.error_lines.append((LogLine(no=no, level=level, origin=origin, text=text, raw=raw),
                                           frozenset(matched)))
         if timed_out:
@@ -511,7 +513,7 @@ class Matcher:
                         vals.append(v)
             if info.is_error:
                 state.error_lines_seen += 1
-                if len(state.error_lines) < MAX_ERROR_LINES:
+                if len(state.error_lines) < state.error_line_cap:
                     line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
                     matched = frozenset(cs.entry_id for cs, _ in info.matches if cs.key not in slow)
                     state.error_lines.append((line, matched))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,44 +32,86 @@ CHUNK_BYTES = 32 * 1024 * 1024
 CHUNKS_PER_JOB = 4
 
 
+def merge_into(out: MatchState, state: MatchState, base: int) -> None:
+    """Add the state of the part that follows `base` lines to `out` (the state of the parts before it):
+    `out` becomes exactly the state a single pass over all of them would have built."""
+    out.env.absorb(state.env, base)
+    for entry_id, entry_hits in state.hits.items():
+        merged = out.hits.setdefault(entry_id, EntryHits())
+        for sig_id, sh in entry_hits.by_sig.items():
+            o = merged.by_sig.get(sig_id)
+            if o is None:
+                o = merged.by_sig[sig_id] = SignatureHits()
+            if not o.first_line and sh.first_line:
+                o.first_line = sh.first_line + base
+            if sh.last_line:
+                o.last_line = sh.last_line + base
+            o.count += sh.count
+            for evidence in sh.evidence:
+                if len(o.evidence) >= MAX_EVIDENCE:
+                    break
+                o.evidence.append(evidence.model_copy(update={"line": evidence.line + base}))
+            if not o.captures and sh.captures:
+                o.captures = dict(sh.captures)
+            for k, vals in sh.values.items():
+                ov = o.values.setdefault(k, [])
+                for v in vals:
+                    if len(ov) < MAX_VALUES and v not in ov:
+                        ov.append(v)
+    for line, ids in state.error_lines:
+        if len(out.error_lines) >= MAX_ERROR_LINES:
+            break
+        out.error_lines.append((line.model_copy(update={"no": line.no + base}), ids))
+    out.error_lines_seen += state.error_lines_seen
+    out.notes.extend(state.notes)
+    out.slow_signatures |= state.slow_signatures
+
+
 def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
     """One state from the states of consecutive parts (each with its number of lines): exactly the
     state a single pass over the whole would have built."""
     out = MatchState()
     base = 0
     for state, lines in parts:
-        out.env.absorb(state.env, base)
-        for entry_id, entry_hits in state.hits.items():
-            merged = out.hits.setdefault(entry_id, EntryHits())
-            for sig_id, sh in entry_hits.by_sig.items():
-                o = merged.by_sig.get(sig_id)
-                if o is None:
-                    o = merged.by_sig[sig_id] = SignatureHits()
-                if not o.first_line and sh.first_line:
-                    o.first_line = sh.first_line + base
-                if sh.last_line:
-                    o.last_line = sh.last_line + base
-                o.count += sh.count
-                for evidence in sh.evidence:
-                    if len(o.evidence) >= MAX_EVIDENCE:
-                        break
-                    o.evidence.append(evidence.model_copy(update={"line": evidence.line + base}))
-                if not o.captures and sh.captures:
-                    o.captures = dict(sh.captures)
-                for k, vals in sh.values.items():
-                    ov = o.values.setdefault(k, [])
-                    for v in vals:
-                        if len(ov) < MAX_VALUES and v not in ov:
-                            ov.append(v)
-        for line, ids in state.error_lines:
-            if len(out.error_lines) >= MAX_ERROR_LINES:
-                break
-            out.error_lines.append((line.model_copy(update={"no": line.no + base}), ids))
-        out.error_lines_seen += state.error_lines_seen
-        out.notes.extend(state.notes)
-        out.slow_signatures |= state.slow_signatures
+        merge_into(out, state, base)
         base += lines
     return out
+
+
+class OrderedMerge:
+    """Chunk results merged in file order as they arrive, each as soon as every earlier chunk is in.
+
+    A chunk's state holds up to the per-log caps (evidence, error lines) on its own; keeping every
+    chunk's state until the end would multiply them by the number of chunks (a log of long error
+    lines took 200 MiB). Chunks are handed out in order, so only the few still waiting for an
+    earlier one are held. Thread-safe: the results of other processes arrive on receiver threads.
+    """
+
+    def __init__(self, errors_full: Any = None) -> None:
+        self.errors_full = errors_full
+        """A shared flag set once the merged state holds MAX_ERROR_LINES error lines."""
+        self.state = MatchState()
+        self.lines = 0
+        self.nbytes = 0
+        self.content = False
+        self.merged = 0
+        """Chunks merged so far (all of 0 .. merged-1)."""
+        self.failed = False
+        self._waiting: dict[int, tuple[MatchState, int, int, bool]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, k: int, result: tuple[MatchState, int, int, bool]) -> None:
+        with self._lock:
+            self._waiting[k] = result
+            while self.merged in self._waiting:
+                state, lines, nbytes, content = self._waiting.pop(self.merged)
+                merge_into(self.state, state, self.lines)
+                self.lines += lines
+                self.nbytes += nbytes
+                self.content = self.content or content
+                self.merged += 1
+            if self.errors_full is not None and len(self.state.error_lines) >= MAX_ERROR_LINES:
+                self.errors_full.value = 1
 
 
 def parallel_jobs(size: int | None) -> int:
@@ -139,13 +182,15 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         ctx = multiprocessing.get_context("fork")
         counters = ctx.RawArray("q", chunks)
         next_chunk = ctx.Value("q", 0)
+        errors_full = ctx.Value("b", 0)
         spare: list[bytearray] = []  # one read buffer per process, reused from chunk to chunk
 
         def run(k: int) -> tuple[MatchState, int, int, bool]:
             opened = ingest.open_stream(FileRange(fd, bounds[k], bounds[k + 1]), path)  # type: ignore[arg-type]
             if opened.encoding != (encoding if k == 0 else "utf-8") or (k and opened.notes):
                 raise ValueError("this chunk does not open as plain text")  # a BOM or NUL run mid-file
-            state = MatchState()
+            # Once the merged chunks hold every error line a report keeps, later chunks need none.
+            state = MatchState(error_line_cap=0 if errors_full.value else MAX_ERROR_LINES)
 
             def report(done: int) -> None:
                 counters[k] = done
@@ -160,26 +205,43 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                                                  on_region=matcher.region_sink(state, numpy),
                                                  context_after=after if k + 1 < chunks else None,
                                                  initial_bytes=BUFFER_BYTES // jobs, spare=spare)
+            if errors_full.value:
+                state.error_lines = []  # filled meanwhile: the merge would drop them (counted all the same)
             return state, lines, nbytes, content
 
-        def work() -> list[tuple[int, tuple[MatchState, int, int, bool]]]:
-            done: list[tuple[int, tuple[MatchState, int, int, bool]]] = []
+        def work(deliver: Callable[[int, tuple[MatchState, int, int, bool]], None]) -> None:
             while True:
                 with next_chunk.get_lock():
                     k = next_chunk.value
                     next_chunk.value = k + 1
                 if k >= chunks:
-                    return done
-                done.append((k, run(k)))
+                    return
+                deliver(k, run(k))
 
         def child(conn: Any) -> None:
             try:
-                conn.send(work())
+                work(lambda k, result: conn.send((k, result)))  # each chunk as soon as it is done
+                conn.send("done")
             except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
                 with contextlib.suppress(Exception):
                     conn.send(exc.__class__.__name__)
             finally:
                 conn.close()
+
+        merge = OrderedMerge(errors_full)
+
+        def receive(conn: Any) -> None:
+            try:
+                while True:
+                    got = conn.recv()
+                    if got == "done":
+                        return
+                    if not isinstance(got, tuple):
+                        merge.failed = True  # the child's error, by name
+                        return
+                    merge.add(*got)
+            except Exception:  # noqa: BLE001 - EOF (the child died) or a broken message
+                merge.failed = True
 
         procs = []
         for _ in range(1, jobs):
@@ -188,17 +250,21 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             proc.start()
             there.close()
             procs.append((proc, here))
-        by_chunk: dict[int, tuple[MatchState, int, int, bool]] = {}
+        receivers = [threading.Thread(target=receive, args=(conn,), daemon=True) for _proc, conn in procs]
+        for thread in receivers:
+            thread.start()
+        finished = False
         try:
-            by_chunk.update(work())
-            for _proc, conn in procs:
-                got = conn.recv()
-                if not isinstance(got, list):
-                    return None
-                by_chunk.update(got)
-        except (EOFError, OSError, ValueError):
-            return None
+            work(merge.add)
+            finished = True
+        except (OSError, ValueError):
+            merge.failed = True
         finally:
+            if not finished or merge.failed:
+                for proc, _conn in procs:
+                    proc.terminate()  # no point in finishing: the caller scans in one pass (or is stopping)
+            for thread in receivers:
+                thread.join()
             for proc, conn in procs:
                 conn.close()
                 proc.join(timeout=5)
@@ -211,10 +277,6 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         gc.unfreeze()
         for memo in (matcher._memo_ts, matcher._memo):
             memo.limit = memo.byte_limit = None
-    if len(by_chunk) != chunks:
+    if merge.failed or merge.merged != chunks or merge.state.slow_signatures:
         return None
-    results = [by_chunk[k] for k in range(chunks)]
-    if any(state.slow_signatures for state, *_ in results):
-        return None
-    state = merge_parts([(st, lines) for st, lines, _n, _c in results])
-    return (state, sum(r[1] for r in results), sum(r[2] for r in results), any(r[3] for r in results))
+    return merge.state, merge.lines, merge.nbytes, merge.content
