@@ -340,3 +340,38 @@ def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_pa
             held = sum(len(key) * (1 + len(info.matches)) + 64 for key, info in generation.items())
             assert held <= 64 * 1024 + 3 * 3200  # the bound, plus the line that crossed it
     assert len(eng.matcher._memo_ts) > 10  # lines were remembered, within the bound
+
+
+def test_ordered_merge_in_any_arrival_order() -> None:
+    """Chunk results merged as they arrive, in any order, give the in-order merge; the shared flag
+    goes up once the merged chunks hold every error line a report keeps."""
+    from troubleshooter.core.parallel import OrderedMerge, merge_parts
+
+    eng = engine("python")
+    lines = []
+    for path in sample_logs():
+        lines += path.read_bytes().split(b"\n")
+    lines += [b"[E] unknown failure number %d" % i for i in range(500)]  # past MAX_ERROR_LINES in all
+    cut = list(range(0, len(lines), max(1, len(lines) // 12))) + [len(lines)]
+    parts = []
+    for a, b in itertools.pairwise(cut):
+        st = MatchState()
+        for i in range(a, b):
+            eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
+        parts.append((st, b - a))
+    expected = merge_parts(parts)
+
+    class Flag:
+        value = 0
+
+    for seed in range(3):
+        order = list(range(len(parts)))
+        random.Random(seed).shuffle(order)
+        flag = Flag()
+        merge = OrderedMerge(flag)
+        for k in order:
+            merge.add(k, (parts[k][0], parts[k][1], 10, True))
+        assert merge.merged == len(parts) and merge.lines == len(lines) and merge.nbytes == 10 * len(parts)
+        assert repr(merge.state.hits) == repr(expected.hits) and merge.state.env == expected.env
+        assert merge.state.error_lines == expected.error_lines
+        assert len(expected.error_lines) == MAX_ERROR_LINES and flag.value == 1
