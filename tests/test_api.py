@@ -94,7 +94,7 @@ def test_a_clean_log_has_no_diagnosis() -> None:
 
 
 def test_lint_function_survives_importing_the_lint_package() -> None:
-    import troubleshooter.lint.report  # noqa: F401 - what the MCP server, renderers and joins do
+    import troubleshooter.lint.report
 
     assert callable(troubleshooter.lint), "from troubleshooter import lint gives the subpackage, not the function"
 

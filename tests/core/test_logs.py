@@ -17,8 +17,8 @@ CASES = [
     ("[TensorRT] ERROR: Network must have at least one output", Level.ERROR, "trt7", "Network must have at least one output"),
     ("ERROR: [TRT]: 3: [builder.cpp::buildSerializedNetwork::609] Error Code 3: API Usage Error (x)", Level.ERROR,
      "python", "3: [builder.cpp::buildSerializedNetwork::609] Error Code 3: API Usage Error (x)"),
-    ("2023-05-10 10:12:31.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:63 log] "
-     "[2023-05-10 02:12:31 ERROR] 10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (y)",
+    (("2023-05-10 10:12:31.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:63 log] "
+      "[2023-05-10 02:12:31 ERROR] 10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (y)"),
      Level.ERROR, "onnxruntime", "10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (y)"),
     ("ERROR: [Torch-TensorRT TorchScript Conversion Context] - 4: [network.cpp::validate::2891] Error Code 4: x",
      Level.ERROR, "torch-tensorrt", "4: [network.cpp::validate::2891] Error Code 4: x"),

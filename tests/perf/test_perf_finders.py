@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from perf_helpers import HAVE_HYPERSCAN, brute_force_starts, generate_log, kb_needles, sample_logs
 
-from troubleshooter.core.scan import Needles, PythonFinder
+from troubleshooter.core.finders import Needles, PythonFinder
 
 ALPHABET = "abcdeEFT[]() :/_-.0123456789\n\\xé"
 LITERALS = ["abc", "E0", "[E]", "Error", "(x", "é", "bcd", "cd", "a b", "--x", "\\x", "zz"]

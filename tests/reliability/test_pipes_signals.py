@@ -56,7 +56,7 @@ def test_stdin_writer_dies_before_writing() -> None:
     assert writer.stdout is not None
     reader = popen("-", stdin=writer.stdout)
     writer.stdout.close()
-    out, err = reader.communicate(timeout=60)
+    _out, err = reader.communicate(timeout=60)
     text = _no_traceback(err)
     assert reader.returncode == exit_codes.ERROR and "empty" in text and text.count("\n") == 1
 
@@ -133,7 +133,7 @@ def test_ctrl_c_mid_scan_of_a_file(tmp_path) -> None:  # type: ignore[no-untyped
 def test_ctrl_c_mid_scan_of_stdin(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with open(_slow_log(tmp_path), "rb") as fh:
         proc = popen("-", stdin=fh)
-        out, err = _interrupt_after(proc, 2.5)
+        _out, err = _interrupt_after(proc, 2.5)
     text = _no_traceback(err)
     assert proc.returncode == exit_codes.INTERRUPTED, text
 

@@ -3,7 +3,7 @@
 Block mode over the scanner's reused buffer. Hyperscan reports every match (no SINGLEMATCH: every
 line counts); literals are reported by their end, markers (compiled with SOM_LEFTMOST) by their
 start, and each match is mapped to the start of its line. The answer is exactly the pure finder's:
-the same canonical needles (`scan.Needles`), ASCII case folding for caseless literals, MULTILINE
+the same canonical needles (`finders.Needles`), ASCII case folding for caseless literals, MULTILINE
 markers attributed to the line where they start.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import hyperscan
 
-from troubleshooter.core.scan import Needles, all_line_starts
+from troubleshooter.core.finders import Needles, all_line_starts
 
 _ESCAPED = [bytes([b]) if (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122) else b"\\x%02x" % b for b in range(256)]
 

@@ -24,10 +24,11 @@ from typing import Any, NamedTuple
 
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.fastparse import fast_parse, parse_parts
+from troubleshooter.core.finders import Finder, make_finder
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
 from troubleshooter.core.newlines import newline_counter
 from troubleshooter.core.regexes import MATCH_TIMEOUT, _env_seconds, compile_pattern, literals_for, required_runs
-from troubleshooter.core.scan import MAX_LINE_BYTES, Finder, following_lines, make_finder
+from troubleshooter.core.scan import MAX_LINE_BYTES, following_lines
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
 
@@ -127,7 +128,7 @@ class LiteralIndex:
     """
 
     def __init__(self, literals: Iterable[str]) -> None:
-        from troubleshooter.core.scan import _BYTE_FREQ
+        from troubleshooter.core.finders import _BYTE_FREQ
 
         def rarity(ch: str) -> int:
             return _BYTE_FREQ[ord(ch)] if ord(ch) < 256 else 0
@@ -275,7 +276,7 @@ class Matcher:
         """
         import os
 
-        from troubleshooter.core.scan import HYPERSCAN_MIN_BYTES, PythonFinder
+        from troubleshooter.core.finders import HYPERSCAN_MIN_BYTES, PythonFinder
 
         choice = self.prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
         self._inputs += 1
