@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rapidfuzz import fuzz, process
-
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Diagnosis, LogLine, Suggestion, Unexplained
 
@@ -71,6 +69,8 @@ class Suggester:
                     self.choices.append(masked)
 
     def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()) -> list[Suggestion]:
+        from rapidfuzz import fuzz, process  # only when a line needs a suggestion
+
         masked = mask(text)
         if not masked or not self.choices:
             return []
@@ -89,6 +89,8 @@ class Suggester:
         Exact words in the id or title weigh most, so "int8 depthwise" ranks the depthwise entry
         above every other INT8 one; fuzzy matches on example lines break the rest of the ties.
         """
+        from rapidfuzz import fuzz, process  # only when a line needs a suggestion
+
         q = " ".join(query.lower().split())
         words = [w for w in re.split(r"[^a-z0-9_]+", q) if len(w) > 1]
         if not q:

@@ -12,13 +12,15 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import ValidationError
 
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_ENTRY_BYTES = 256 * 1024
 """A KB file larger than this is refused (a real entry is a few KiB)."""
@@ -36,7 +38,14 @@ MAX_YAML_NODES = _env_int("TRT_WHY_MAX_YAML_NODES", 20_000)
 MAX_YAML_DEPTH = 64
 """Collections nested deeper than this are refused (a real entry nests about 6 levels)."""
 
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _loader_class() -> Any:
+    """The C YAML loader where available. PyYAML is imported only when YAML is read: a run with a
+    warm KB cache never reads any."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def builtin_kb_dir() -> Path:
@@ -98,6 +107,8 @@ def _count_nodes(root: yaml.Node, path: str) -> None:
     Iterative (no recursion limit to hit); an alias is a second visit of the same node, so "billion
     laughs" documents and self-referencing anchors run out of budget instead of memory or stack.
     """
+    import yaml
+
     budget = MAX_YAML_NODES
     stack: list[tuple[yaml.Node, int]] = [(root, 0)]
     while stack:
@@ -120,9 +131,11 @@ def _count_nodes(root: yaml.Node, path: str) -> None:
 def _check_depth(text: str, path: str) -> None:
     """Refuse deep nesting from the parser's event stream, before the (recursive) composer sees it:
     libyaml's composer overflows the C stack on a hundred thousand nested brackets."""
+    import yaml
+
     depth = 0
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=_loader_class()):
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 depth += 1
                 if depth > MAX_YAML_DEPTH:
@@ -135,8 +148,10 @@ def _check_depth(text: str, path: str) -> None:
 
 def safe_load_yaml(text: str, path: str = "<yaml>") -> Any:
     """Safe YAML (no tags that build Python objects) with guards against alias bombs and deep nesting."""
+    import yaml
+
     _check_depth(text, path)
-    loader = _Loader(text)
+    loader = _loader_class()(text)
     try:
         try:
             node = loader.get_single_node()
