@@ -222,6 +222,17 @@ def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPa
         monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 96 * 1024 * 1024)
 
 
+def _part_states(eng: api.Engine, lines: list[bytes], cut: list[int]) -> list[tuple[MatchState, int]]:
+    """The state of each slice lines[a:b] between consecutive cut points, fed line by line."""
+    parts = []
+    for a, b in itertools.pairwise(cut):
+        st = MatchState()
+        for i in range(a, b):
+            eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
+        parts.append((st, b - a))
+    return parts
+
+
 def test_merged_parts_equal_one_state() -> None:
     """`merge_parts` over states built from consecutive slices of lines equals one state."""
     from troubleshooter.core.parallel import merge_parts
@@ -236,13 +247,7 @@ def test_merged_parts_equal_one_state() -> None:
     rng = random.Random(7)
     for n_parts in (2, 3, 17):
         cut = sorted({0, len(lines), *rng.sample(range(1, len(lines)), n_parts - 1)})
-        parts = []
-        for a, b in itertools.pairwise(cut):
-            st = MatchState()
-            for i in range(a, b):
-                eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
-            parts.append((st, b - a))
-        merged = merge_parts(parts)
+        merged = merge_parts(_part_states(eng, lines, cut))
         assert merged.env == whole.env, n_parts  # every collector field, with its line numbers
         assert merged.env.result() == whole.env.result()
         assert repr(merged.hits) == repr(whole.hits)
@@ -353,12 +358,7 @@ def test_ordered_merge_in_any_arrival_order() -> None:
         lines += path.read_bytes().split(b"\n")
     lines += [b"[E] unknown failure number %d" % i for i in range(500)]  # past MAX_ERROR_LINES in all
     cut = list(range(0, len(lines), max(1, len(lines) // 12))) + [len(lines)]
-    parts = []
-    for a, b in itertools.pairwise(cut):
-        st = MatchState()
-        for i in range(a, b):
-            eng.matcher.feed(st, i - a + 1, lines[i], lines[i + 1:i + 3])
-        parts.append((st, b - a))
+    parts = _part_states(eng, lines, cut)
     expected = merge_parts(parts)
 
     class Flag:
