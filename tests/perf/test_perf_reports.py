@@ -137,6 +137,17 @@ def test_fast_parse_agrees_with_parse_line_on_sample_logs() -> None:
             assert parse_parts(text) == (line.level, line.origin, line.text, line.raw), (path.name, text)
 
 
+def test_rules_matched_in_place_only_when_nothing_looks_behind() -> None:
+    """fast_parse matches the prefix rules at a position instead of on a slice; that is only the same
+    when a rule cannot look before where it starts."""
+    from troubleshooter.core.fastparse import _looks_behind
+
+    for pattern in (r"^a", r"(?<=x)a", r"(?<!x)a", r"\bx", r"x\B", r"(?:a|\bb)+", r"(?=\b)a", r"\Aa", r"(?m:^a)"):
+        assert _looks_behind(pattern, 0), pattern
+    for pattern in (r"[^a]\s$", r"\[(?P<lvl>[VIWEF])\]\s*", r"a(?=\S)", r"(?:x|y)*\Z", r"-?\s*(?:[\w.]+ - )?"):
+        assert not _looks_behind(pattern, 0), pattern
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["[08/07/2024-12:27:04]", " ", "[E]", "[W]", "[TRT]", "[TRT]:", "ERROR:", "WARNING -",
                                  "trt-1  |", "E0305 12:00:00.123456 1 x.cc:12]", "[TensorRT]", "Error Code 4:",
