@@ -65,3 +65,19 @@ def test_example(entry, example: str) -> None:  # type: ignore[no-untyped-def]
     results = {r.case_id: r for r in run_examples(entry)}
     res = results[f"{entry.id}::{example}"]
     assert res.ok, res.message
+
+
+def test_capture_names_read_from_text_equal_the_compiled_groups() -> None:
+    """`advice.capture_names` reads group names from the regex text (compiling costs start-up time):
+    for every built-in signature it gives exactly the compiled pattern's named groups."""
+    import regex
+
+    from troubleshooter.core.advice import capture_names
+
+    kb = load_kb()
+    for entry in kb.entries:
+        compiled: set[str] = set()
+        for sig in entry.match.signatures:
+            compiled.update(regex.compile(sig.regex).groupindex)
+        assert capture_names(entry) == compiled, entry.id
+    assert any(capture_names(e) for e in kb.entries)
