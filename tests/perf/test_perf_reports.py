@@ -386,3 +386,20 @@ def test_ordered_merge_in_any_arrival_order() -> None:
         assert repr(merge.state.hits) == repr(expected.hits) and merge.state.env == expected.env
         assert merge.state.error_lines == expected.error_lines
         assert len(expected.error_lines) == MAX_ERROR_LINES and flag.value == 1
+
+
+def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    """A chunk that does not open as plain UTF-8 (here every line starts with a byte-order mark) makes
+    the parts give up, and the report is the single pass's."""
+    from troubleshooter.core import parallel
+
+    log = tmp_path / "bom.log"
+    log.write_bytes(b"".join(b"\xef\xbb\xbf" + line + b"\n" for line in SAMPLES_LOG.read_bytes().splitlines()) * 3)
+    monkeypatch.setenv("TRT_WHY_JOBS", "1")
+    expected = report_json(log, engine("python"))
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1024)
+    monkeypatch.setattr(parallel, "PART_MIN_BYTES", 1024)
+    monkeypatch.setenv("TRT_WHY_JOBS", "2")
+    assert parallel.scan_file_parallel(str(log), engine("python").matcher, log.stat().st_size, 2) is None
+    assert report_json(log, engine("python")) == expected

@@ -209,8 +209,9 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                 state.error_lines = []  # filled meanwhile: the merge would drop them (counted all the same)
             return state, lines, nbytes, content
 
-        def work(deliver: Callable[[int, tuple[MatchState, int, int, bool]], None]) -> None:
-            while True:
+        def work(deliver: Callable[[int, tuple[MatchState, int, int, bool]], None],
+                 stop: Callable[[], bool] = lambda: False) -> None:
+            while not stop():
                 with next_chunk.get_lock():
                     k = next_chunk.value
                     next_chunk.value = k + 1
@@ -255,7 +256,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             thread.start()
         finished = False
         try:
-            work(merge.add)
+            work(merge.add, lambda: merge.failed)  # a child failed: the caller scans in one pass anyway
             finished = True
         except (OSError, ValueError):
             merge.failed = True
