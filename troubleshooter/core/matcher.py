@@ -243,6 +243,8 @@ class Matcher:
         # The lowest level rank a line needs for some signature of each literal to look at it.
         self._floor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in by_literal.items()}
         self._cfloor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in caseless.items()}
+        self._cfloor_min = min(self._cfloor.values(), default=99)
+        """A line below this rank is below every caseless literal's signatures: no need to look for them."""
         self._caseless_ascii = all(lit.isascii() for lit in caseless)
         self._caseless_re: Any = None
         env_lits = all_literals()
@@ -382,7 +384,7 @@ class Matcher:
             rank = level.rank
             floor = self._floor
             if rank < _ERROR_RANK and all(floor[lit] > rank for lit in literals) and (
-                    not self.caseless or all(self._cfloor[lit] > rank for lit in self._caseless_in(text))):
+                    rank < self._cfloor_min or all(self._cfloor[lit] > rank for lit in self._caseless_in(text))):
                 idle = _IDLE.get(origin)
                 if idle is None:
                     idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
@@ -460,6 +462,8 @@ class Matcher:
         note_origin = env.note_origin
         last_origin: Any = _NOTHING
         slow = state.slow_signatures
+        hits_of: dict[LazySignature, SignatureHits] = {}
+        applied: dict[int, _LineInfo] = {}
         for s in starts:
             # `count` is the number of lines before `prev`; brought up to `s` only for lines that need a number.
             e = bfind(b"\n", s, end)
@@ -496,22 +500,30 @@ class Matcher:
             prev = s
             no = count + 1
             line: LogLine | None = None
+            # A line's captures and values come from its groups: once applied to a signature, applying
+            # them again changes nothing, so a line already seen in this region only counts.
+            first = id(info) not in applied
+            if first:
+                applied[id(info)] = info  # (held here, so the id is not reused within the region)
             for cs, groups in info.matches:
                 if slow and cs.key in slow:
                     continue
-                sh = _hits_for(state, cs)
+                sh = hits_of.get(cs)
+                if sh is None:
+                    sh = hits_of[cs] = _hits_for(state, cs)
                 if len(sh.evidence) < MAX_EVIDENCE:
                     line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
                     _record(state, cs, no, line.raw, groups, sh)
                     continue
                 sh.count += 1
                 sh.last_line = no
-                if not sh.captures and groups:
-                    sh.captures = dict(groups)
-                for k, v in groups.items():
-                    vals = sh.values.setdefault(k, [])
-                    if len(vals) < MAX_VALUES and v not in vals:
-                        vals.append(v)
+                if first and groups:
+                    if not sh.captures:
+                        sh.captures = dict(groups)
+                    for k, v in groups.items():
+                        vals = sh.values.setdefault(k, [])
+                        if len(vals) < MAX_VALUES and v not in vals:
+                            vals.append(v)
             if info.is_error:
                 state.error_lines_seen += 1
                 if len(state.error_lines) < state.error_line_cap:
