@@ -403,3 +403,22 @@ def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: 
     monkeypatch.setenv("TRT_WHY_JOBS", "2")
     assert parallel.scan_file_parallel(str(log), engine("python").matcher, log.stat().st_size, 2) is None
     assert report_json(log, engine("python")) == expected
+
+
+def test_no_parts_while_other_threads_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forking beside other threads is not safe: a process that runs them scans in one pass."""
+    import threading
+
+    from troubleshooter.core import parallel
+
+    monkeypatch.setenv("TRT_WHY_JOBS", "2")
+    big = 4 * parallel.PARALLEL_MIN_BYTES
+    assert parallel.parallel_jobs(big) == 2
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert parallel.parallel_jobs(big) == 1
+    finally:
+        stop.set()
+        other.join()

@@ -134,6 +134,10 @@ def parallel_jobs(size: int | None) -> int:
 
     if sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods():
         return 1  # parts are forked (they inherit the compiled engine); elsewhere forking is not safe
+    if threading.active_count() > 1:
+        # Forking a process that runs other threads (the TUI's worker, a bot's server) can leave a
+        # lock held in the child for ever: one pass, slower but safe.
+        return 1
     return max(1, min(jobs, size // PART_MIN_BYTES))
 
 
