@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from time import perf_counter
+from time import thread_time
 from typing import Any, NamedTuple
 
 from troubleshooter.core.environment import EnvCollector, all_literals
@@ -33,7 +33,9 @@ from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
 
 SIGNATURE_BUDGET = _env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
-"""Seconds one signature's regex may spend in total on one log before it is skipped (with a note)."""
+"""CPU seconds one signature's regex may spend in total on one log before it is skipped (with a note).
+CPU time of the scanning thread, not wall time: with many threads diagnosing at once (a bot), the
+time a thread waits for the GIL must not make a signature look slow."""
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
@@ -89,7 +91,7 @@ class MatchState:
     notes: list[str] = field(default_factory=list)
     slow_signatures: set[str] = field(default_factory=set)
     signature_time: dict[str, float] = field(default_factory=dict)
-    """Seconds each signature's regex spent on this log (bounded by SIGNATURE_BUDGET)."""
+    """CPU seconds each signature's regex spent on this log (bounded by SIGNATURE_BUDGET)."""
 
 
 class LazySignature:
@@ -384,7 +386,7 @@ class Matcher:
             rank = level.rank
             floor = self._floor
             if rank < _ERROR_RANK and all(floor[lit] > rank for lit in literals) and (
-                    rank < self._cfloor_min or all(self._cfloor[lit] > rank for lit in self._caseless_in(text))):
+                    rank < self._cfloor_min or all(self._cfloor.get(lit, -1) > rank for lit in self._caseless_in(text))):
                 idle = _IDLE.get(origin)
                 if idle is None:
                     idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
@@ -401,7 +403,7 @@ class Matcher:
             required = cs.required
             if required and not all(r in text for r in required):
                 continue  # the regex cannot match: no need to run it
-            started = perf_counter()
+            started = thread_time()  # CPU time: waiting for the GIL behind other threads is not the regex's
             try:
                 m = cs.pattern.search(text, timeout=MATCH_TIMEOUT)
             except TimeoutError:
@@ -411,7 +413,7 @@ class Matcher:
                 )
                 timed_out = True
                 continue
-            spent = state.signature_time.get(cs.key, 0.0) + perf_counter() - started
+            spent = state.signature_time.get(cs.key, 0.0) + thread_time() - started
             state.signature_time[cs.key] = spent
             if spent > SIGNATURE_BUDGET:
                 # Many lines each just under the per-line limit: the total per log is bounded too.
