@@ -230,6 +230,33 @@ def test_eight_threads_give_identical_reports(monkeypatch: pytest.MonkeyPatch) -
         assert out == expected[i:] + expected[:i], f"thread {i} got a different report"
 
 
+def test_threads_waiting_for_the_gil_do_not_exhaust_signature_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-log signature budget counts the thread's CPU time. Measured in wall time, eight threads
+    waiting for one another made signatures look slow, skipped them, and reports differed (a flaky CI
+    failure of the test above); with a budget 40x smaller than the default this is near certain."""
+    from troubleshooter.core import matcher
+
+    logs = [FUSION_LOG, OOM_LOG] + [p.read_bytes() for p in sample_logs()[:6]]
+    expected = [diagnose(log).model_dump_json() for log in logs]
+    monkeypatch.setattr(matcher, "SIGNATURE_BUDGET", 0.05)
+    monkeypatch.setattr(api, "_engines", {})
+    barrier = threading.Barrier(8)
+    got: list[tuple[int, str]] = []
+
+    def work(i: int) -> None:
+        barrier.wait()
+        got.extend((k, diagnose(logs[k]).model_dump_json()) for k in [*range(i, len(logs)), *range(i)])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert len(got) == 8 * len(logs)
+    assert all("was skipped" not in report for _, report in got)
+    assert all(report == expected[k] for k, report in got)
+
+
 # --- never prints, never exits, reads only what it is given -------------------------------------
 
 
