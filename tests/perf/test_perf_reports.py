@@ -422,3 +422,18 @@ def test_no_parts_while_other_threads_run(monkeypatch: pytest.MonkeyPatch) -> No
     finally:
         stop.set()
         other.join()
+
+
+def test_kept_error_lines_are_cut(tmp_path: Path) -> None:
+    """A long error line is kept cut (its start, marked), the same through every path; the report
+    still counts it and names its line."""
+    from troubleshooter.core.matcher import MAX_ERROR_LINE_CHARS
+
+    long_line = "[08/07/2024-12:27:04] [E] [TRT] 2: [x.cpp::f::1] Error Code 2: Internal Error (" + "q" * 6000 + ")"
+    log = tmp_path / "long-error.log"
+    log.write_text(f"[08/07/2024-12:27:04] [I] start\n{long_line}\n{long_line}\n[I] end\n")
+    for prefer in ("python", "hyperscan") if HAVE_HYPERSCAN else ("python",):
+        report = json.loads(report_json(log, engine(prefer)))
+        (u,) = report["unexplained"]
+        assert u["line"] == 2 and u["count"] == 2
+        assert len(u["text"]) == MAX_ERROR_LINE_CHARS + len(" [...]") and u["text"].endswith("qqq [...]")

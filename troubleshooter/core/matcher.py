@@ -43,6 +43,8 @@ MAX_VALUE_CHARS = 512
 """A captured value longer than this is cut (a node name or a size is far shorter; a runaway capture
 on a long line would otherwise hold up to MAX_VALUES long strings per signature)."""
 MAX_ERROR_LINES = 400
+MAX_ERROR_LINE_CHARS = 2048
+"""Kept error lines (for the unexplained list) are cut to this many characters."""
 MEMO_LINES = 16_384
 """Distinct candidate lines remembered per matcher and generation (see `_Memo`)."""
 MEMO_BYTES = 4 * 1024 * 1024
@@ -432,7 +434,7 @@ class Matcher:
         if error:
             state.error_lines_seen += 1
             if len(state.error_lines) < state.error_line_cap:
-                state.error_lines.append((LogLine(no=no, level=level, origin=origin, text=text, raw=raw),
+                state.error_lines.append((_kept_error_line(LogLine(no=no, level=level, origin=origin, text=text, raw=raw)),
                                           frozenset(matched)))
         if timed_out:
             return None
@@ -531,7 +533,7 @@ class Matcher:
                 if len(state.error_lines) < state.error_line_cap:
                     line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
                     matched = frozenset(cs.entry_id for cs, _ in info.matches if cs.key not in slow)
-                    state.error_lines.append((line, matched))
+                    state.error_lines.append((_kept_error_line(line), matched))
         return count - line_base + bcount(b"\n", prev, end)
 
     def region_sink(self, state: MatchState, numpy: Any = None) -> Callable[[bytearray, list[int], int, int, int], int]:
@@ -544,6 +546,18 @@ _ERROR_RANK = Level.ERROR.rank
 _LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
 """A signature's `level` as the lowest line level rank it accepts (`logs.level_ok`)."""
 _NOTHING = object()
+
+
+def _kept_error_line(line: LogLine) -> LogLine:
+    """An error line as the state keeps it: cut at MAX_ERROR_LINE_CHARS (a terminal shows a line's
+    start, suggestions read it; 400 lines of 8,000 characters would hold several MiB per log)."""
+    if len(line.raw) <= MAX_ERROR_LINE_CHARS and len(line.text) <= MAX_ERROR_LINE_CHARS:
+        return line
+    return line.model_copy(update={"text": _cut(line.text), "raw": _cut(line.raw)})
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_LINE_CHARS else text[:MAX_ERROR_LINE_CHARS] + " [...]"
 
 
 def _hits_for(state: MatchState, cs: LazySignature) -> SignatureHits:
