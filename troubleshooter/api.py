@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from troubleshooter.core import ingest
+from troubleshooter.core.finders import finder_choice
 from troubleshooter.core.matcher import Matcher, MatchState
 from troubleshooter.core.ranking import rank
 from troubleshooter.core.scan import scan_stream
@@ -78,7 +79,7 @@ def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = Fals
 def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | None = None) -> Engine:
     """The shared engine for these KB folders (built on first use)."""
     key = (tuple(str(p) for p in extra) + (os.environ.get("TRT_WHY_KB_PATH", ""),),
-           prefer or os.environ.get("TRT_WHY_MATCHER", "auto"))
+           finder_choice(prefer))
     with _lock:
         engine = _engines.get(key)
         if engine is None:

@@ -140,12 +140,12 @@ def test_fast_parse_agrees_with_parse_line_on_sample_logs() -> None:
 def test_rules_matched_in_place_only_when_nothing_looks_behind() -> None:
     """fast_parse matches the prefix rules at a position instead of on a slice; that is only the same
     when a rule cannot look before where it starts."""
-    from troubleshooter.core.fastparse import _looks_behind
+    from troubleshooter.core.regexes import looks_behind
 
     for pattern in (r"^a", r"(?<=x)a", r"(?<!x)a", r"\bx", r"x\B", r"(?:a|\bb)+", r"(?=\b)a", r"\Aa", r"(?m:^a)"):
-        assert _looks_behind(pattern, 0), pattern
+        assert looks_behind(pattern, 0), pattern
     for pattern in (r"[^a]\s$", r"\[(?P<lvl>[VIWEF])\]\s*", r"a(?=\S)", r"(?:x|y)*\Z", r"-?\s*(?:[\w.]+ - )?"):
-        assert not _looks_behind(pattern, 0), pattern
+        assert not looks_behind(pattern, 0), pattern
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -353,7 +353,7 @@ def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert report_json(log, eng) == expected
     for memo in (eng.matcher._memo_ts, eng.matcher._memo):
         for generation in (memo.new, memo.old):
-            held = sum(len(key) * (1 + len(info.matches)) + 64 for key, info in generation.items())
+            held = sum(memo.cost(key, info) for key, info in generation.items())
             assert held <= 64 * 1024 + 3 * 3200  # the bound, plus the line that crossed it
     assert len(eng.matcher._memo_ts) > 10  # lines were remembered, within the bound
 

@@ -8,7 +8,6 @@ on every candidate line, which is why this exists at all.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +23,8 @@ def _combined_rules() -> tuple[Any, list[tuple[str | None, str | None, bool]]] |
     (an empty match, which the loop skips, sends the line to `parse_line`). None if the rules do
     not combine (flags, back-references): then `parse_line` does everything.
     """
+    from troubleshooter.core.regexes import looks_behind
+
     try:
         rules = _logs._RULES
     except AttributeError:
@@ -37,7 +38,7 @@ def _combined_rules() -> tuple[Any, list[tuple[str | None, str | None, bool]]] |
         src = rule.pattern
         if not isinstance(src, str) or re.search(r"\\\d|\(\?P=|^\(\?[aiLmsux]+\)", src):
             return None  # back-references or global flags: not safely combined
-        if _looks_behind(src, rule.flags):
+        if looks_behind(src, rule.flags):
             return None  # start anchors, word boundaries or look-behinds: matching in place would differ
         names = re.findall(r"\(\?P<(\w+)>", src)
         renamed = re.sub(r"\(\?P<(\w+)>", rf"(?P<\g<1>_{i}>", src)
@@ -48,46 +49,6 @@ def _combined_rules() -> tuple[Any, list[tuple[str | None, str | None, bool]]] |
     except re.error:
         return None
     return combined, meta
-
-
-def _looks_behind(pattern: str, flags: int) -> bool:
-    """Whether a match of the pattern can depend on what comes before where it starts (a start or
-    line anchor, a word boundary, a look-behind): then `pattern.match(s, pos)` may differ from
-    `pattern.match(s[pos:])`. `$` is fine: both strings end in the same place."""
-    if sys.version_info >= (3, 11):
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser  # type: ignore[attr-defined]
-    else:  # pragma: no cover - Python 3.10
-        import sre_constants as c
-        import sre_parse as _parser
-
-    behind = {c.AT_BEGINNING, c.AT_BEGINNING_LINE, c.AT_BEGINNING_STRING, c.AT_BOUNDARY, c.AT_NON_BOUNDARY,
-              c.AT_LOC_BOUNDARY, c.AT_LOC_NON_BOUNDARY, c.AT_UNI_BOUNDARY, c.AT_UNI_NON_BOUNDARY}
-    repeats = tuple(op for op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)) if op is not None)
-    atomic = getattr(c, "ATOMIC_GROUP", None)
-
-    def walk(items: Any) -> bool:
-        for op, av in items:
-            if op is c.AT and av in behind:
-                return True
-            if op in (c.ASSERT, c.ASSERT_NOT) and (av[0] < 0 or walk(av[1])):
-                return True
-            if op is c.BRANCH and any(walk(b) for b in av[1]):
-                return True
-            if op is c.SUBPATTERN and walk(av[-1]):
-                return True
-            if op in repeats and walk(av[2]):
-                return True
-            if atomic is not None and op is atomic and walk(av):
-                return True
-            if op is c.GROUPREF_EXISTS and (walk(av[1]) or (av[2] is not None and walk(av[2]))):
-                return True
-        return False
-
-    try:
-        return walk(_parser.parse(pattern, flags))
-    except Exception:  # noqa: BLE001 - cannot tell: say yes (the slower, exact way)
-        return True
 
 
 _FAST: tuple[Any, list[tuple[str | None, str | None, bool]]] | None | bool = False

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -123,31 +122,6 @@ def all_line_starts(buf: bytearray | bytes, end: int) -> list[int]:
             break
         pos = nl + 1
     return out
-
-
-def _fold_marker(marker: str) -> str | None:
-    """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact."""
-    if not marker.startswith("^") or re.search(r"\\[0-9]", marker):
-        return None
-    if sys.version_info >= (3, 11):
-        from re import _constants as sre_c  # type: ignore[attr-defined]
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
-    else:  # pragma: no cover - Python 3.10
-        import sre_constants as sre_c
-        import sre_parse
-    try:
-        tree = sre_parse.parse(marker, re.MULTILINE)
-    except re.error:
-        return None
-    items = list(tree)
-    if tree.state.flags & ~(re.MULTILINE | re.UNICODE) or not items:
-        return None
-    op, av = items[0]
-    if op is not sre_c.AT or av not in (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_LINE):
-        return None
-    if any(op is sre_c.BRANCH for op, _ in items):
-        return None
-    return marker[1:]
 
 
 # What a pass over a large region costs, in ms per GiB (measured on x86, CPython 3.11). `re` scans for
@@ -273,10 +247,12 @@ def _re_pass(key: bytes, items: Sequence[bytes]) -> re.Pattern[bytes]:
 
 def _marker_pass(markers: Sequence[str]) -> tuple[re.Pattern[bytes] | None, list[int]]:
     """The markers written `^X` as one pass `\\n(?:X|...)`, and which markers it holds."""
+    from troubleshooter.core.regexes import fold_marker
+
     folded: list[int] = []
     alts: list[bytes] = []
     for i, marker in enumerate(markers):
-        rest = _fold_marker(marker)
+        rest = fold_marker(marker)
         if rest is None:
             continue
         try:
@@ -385,10 +361,15 @@ def _marker_starts(markers: Sequence[re.Pattern[bytes]], buf: bytearray | bytes,
     return sorted(found)
 
 
+def finder_choice(prefer: str | None = None) -> str:
+    """`prefer`, else TRT_WHY_MATCHER: auto (the default), hyperscan or python."""
+    return prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
+
+
 def make_finder(literals: Sequence[str], caseless: Sequence[str] = (), markers: Sequence[str] = (),
                 prefer: str | None = None) -> Finder:
     """The fastest finder available (TRT_WHY_MATCHER=python forces the pure-Python one)."""
-    choice = prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
+    choice = finder_choice(prefer)
     if choice in ("auto", "hyperscan"):
         try:
             from troubleshooter.core.hsfinder import HyperscanFinder

@@ -25,6 +25,21 @@ def _escape(lit: bytes) -> bytes:
     return b"".join(map(_ESCAPED.__getitem__, lit))
 
 
+class _Database:
+    """A Hyperscan block-mode database, scanned with one scratch per thread (Hyperscan's rule)."""
+
+    def __init__(self, exprs: Sequence[bytes], flags: Sequence[int]) -> None:
+        self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self.db.compile(expressions=list(exprs), ids=list(range(len(exprs))), elements=len(exprs), flags=list(flags))
+        self._local = threading.local()
+
+    def scan(self, data: Any, on_match: Any) -> None:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = hyperscan.Scratch(self.db)
+        self.db.scan(data, match_event_handler=on_match, scratch=scratch)
+
+
 class HyperscanFinder:
     """Line starts of the lines holding a needle, found by Hyperscan."""
 
@@ -39,18 +54,7 @@ class HyperscanFinder:
         exprs += [m.encode("utf-8") for m in n.markers]
         flags += [hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_SOM_LEFTMOST] * len(n.markers)
         self._empty = not exprs
-        self._local = threading.local()
-        if self._empty:
-            self.db = None
-            return
-        self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
-
-    def _scratch(self) -> hyperscan.Scratch:
-        scratch = getattr(self._local, "scratch", None)
-        if scratch is None:  # one scratch per thread: Hyperscan's rule
-            scratch = self._local.scratch = hyperscan.Scratch(self.db)
-        return scratch
+        self._db = None if self._empty else _Database(exprs, flags)
 
     def line_starts(self, buf: bytearray | bytes, end: int) -> list[int]:
         if self.needles.everything:
@@ -67,8 +71,8 @@ class HyperscanFinder:
 
         data = buf if end == len(buf) else memoryview(buf)[:end]
         try:
-            db: Any = self.db
-            db.scan(data, match_event_handler=on_match, scratch=self._scratch())
+            db: Any = self._db
+            db.scan(data, on_match)
         finally:
             if isinstance(data, memoryview):
                 data.release()
@@ -95,35 +99,20 @@ class HyperscanLiteralSet:
     def __init__(self, literals: Sequence[str]) -> None:
         self.literals = sorted({lit for lit in literals if lit})
         self.empty = any(not lit for lit in literals)
-        self._local = threading.local()
-        self.db: hyperscan.Database | None = None
-        if self.literals:
-            exprs = [_escape(lit.encode("utf-8")) for lit in self.literals]
-            self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs),
-                            flags=hyperscan.HS_FLAG_SINGLEMATCH)
-
-    def _scratch(self) -> hyperscan.Scratch:
-        scratch = getattr(self._local, "scratch", None)
-        if scratch is None:
-            scratch = self._local.scratch = hyperscan.Scratch(self.db)
-        return scratch
+        self._db = _Database([_escape(lit.encode("utf-8")) for lit in self.literals],
+                             [hyperscan.HS_FLAG_SINGLEMATCH] * len(self.literals)) if self.literals else None
 
     def find(self, text: str) -> list[str]:
         out: list[str] = []
-        if self.db is not None:
+        if self._db is not None:
             lits = self.literals
             append = out.append
 
             def on_match(pattern_id: int, _start: int, _stop: int, _flags: int, _ctx: object) -> None:
                 append(lits[pattern_id])
 
-            self.db.scan(text.encode("utf-8", "surrogatepass"), match_event_handler=on_match, scratch=self._scratch())
+            self._db.scan(text.encode("utf-8", "surrogatepass"), on_match)
         if self.empty:
             out.append("")
         return out
 
-    def any(self, text: str) -> bool:
-        if self.empty:
-            return True
-        return bool(self.find(text))

@@ -27,23 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from troubleshooter.envvars import env_int
 from troubleshooter.errors import InputError
-
-
-def _env_int(name: str, default: int) -> int:
-    """A positive integer from the environment; a bad value is ignored (the default holds)."""
-    try:
-        value = int(os.environ.get(name, "") or default)
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
 
 SNIFF_BYTES = 64 * 1024
 """The encoding and binary checks look at this much of the start of the text."""
-MAX_INPUT_BYTES = _env_int("TRT_WHY_MAX_BYTES", 16 * 1024**3)
+MAX_INPUT_BYTES = env_int("TRT_WHY_MAX_BYTES", 16 * 1024**3)
 """Reading stops after this many (decompressed) bytes; the report says so. TRT_WHY_MAX_BYTES raises it."""
-MAX_GZIP_RATIO = _env_int("TRT_WHY_MAX_GZIP_RATIO", 200)
+MAX_GZIP_RATIO = env_int("TRT_WHY_MAX_GZIP_RATIO", 200)
 """A gzip stream expanding more than this many times its compressed size (past 64 MiB) is a bomb."""
 GZIP_RATIO_FLOOR = 64 * 1024**2
 """Below this many decompressed bytes the ratio is not checked (small, very regular logs compress well)."""

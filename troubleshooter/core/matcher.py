@@ -24,15 +24,16 @@ from typing import Any, NamedTuple
 
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.fastparse import fast_parse, parse_parts
-from troubleshooter.core.finders import Finder, make_finder
+from troubleshooter.core.finders import Finder, finder_choice, make_finder
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
 from troubleshooter.core.newlines import newline_counter
-from troubleshooter.core.regexes import MATCH_TIMEOUT, _env_seconds, compile_pattern, literals_for, required_runs
+from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for, required_runs
 from troubleshooter.core.scan import MAX_LINE_BYTES, following_lines
+from troubleshooter.envvars import env_seconds
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
 
-SIGNATURE_BUDGET = _env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
+SIGNATURE_BUDGET = env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
 """CPU seconds one signature's regex may spend in total on one log before it is skipped (with a note).
 CPU time of the scanning thread, not wall time: with many threads diagnosing at once (a bot), the
 time a thread waits for the GIL must not make a signature look slow."""
@@ -152,16 +153,6 @@ class LiteralIndex:
             out.append("")
         return out
 
-    def any(self, text: str) -> bool:
-        if self.empty:
-            return True
-        for ch, lits in self.buckets:
-            if ch in text:
-                for lit in lits:
-                    if lit in text:
-                        return True
-        return False
-
 
 _Match = tuple[LazySignature, dict[str, str]]
 
@@ -202,8 +193,13 @@ class _Memo:
             self.old, self.new = self.new, {}
             self.new_bytes = 0
         self.new[key] = info
-        # The key, and what the line's captures hold (at most the line again, per signature).
-        self.new_bytes += len(key) * (1 + len(info.matches)) + 64
+        self.new_bytes += self.cost(key, info)
+
+    @staticmethod
+    def cost(key: bytes, info: _LineInfo) -> int:
+        """Bytes a remembered line holds, about: its key, and its captures (at most the line again,
+        per signature)."""
+        return len(key) * (1 + len(info.matches)) + 64
 
     def __len__(self) -> int:
         return len(self.new) + len(self.old)
@@ -280,11 +276,9 @@ class Matcher:
         With `auto`, small inputs get the pure finder: it has nothing to build, and every finder gives
         the same line starts.
         """
-        import os
-
         from troubleshooter.core.finders import HYPERSCAN_MIN_BYTES, PythonFinder
 
-        choice = self.prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
+        choice = finder_choice(self.prefer)
         self._inputs += 1
         if choice == "auto" and size_hint is not None and size_hint < HYPERSCAN_MIN_BYTES and self._inputs <= 16:
             choice = "python"  # after many inputs (fleet mode) building the fast finder pays
@@ -340,9 +334,7 @@ class Matcher:
 
     def _upgrade_indexes(self) -> None:
         """After many new lines, look literals up with Hyperscan when it is there (same answers)."""
-        import os
-
-        if (self.prefer or os.environ.get("TRT_WHY_MATCHER", "auto")) == "python":
+        if finder_choice(self.prefer) == "python":
             return
         try:
             from troubleshooter.core.hsfinder import HyperscanLiteralSet
@@ -466,8 +458,7 @@ class Matcher:
         note_origin = env.note_origin
         last_origin: Any = _NOTHING
         slow = state.slow_signatures
-        hits_of: dict[LazySignature, SignatureHits] = {}
-        applied: dict[int, _LineInfo] = {}
+        hits_of: dict[LazySignature, SignatureHits] = {}  # this state's hits, looked up once per region
         for s in starts:
             # `count` is the number of lines before `prev`; brought up to `s` only for lines that need a number.
             e = bfind(b"\n", s, end)
@@ -504,11 +495,6 @@ class Matcher:
             prev = s
             no = count + 1
             line: LogLine | None = None
-            # A line's captures and values come from its groups: once applied to a signature, applying
-            # them again changes nothing, so a line already seen in this region only counts.
-            first = id(info) not in applied
-            if first:
-                applied[id(info)] = info  # (held here, so the id is not reused within the region)
             for cs, groups in info.matches:
                 if slow and cs.key in slow:
                     continue
@@ -521,13 +507,12 @@ class Matcher:
                     continue
                 sh.count += 1
                 sh.last_line = no
-                if first and groups:
-                    if not sh.captures:
-                        sh.captures = dict(groups)
-                    for k, v in groups.items():
-                        vals = sh.values.setdefault(k, [])
-                        if len(vals) < MAX_VALUES and v not in vals:
-                            vals.append(v)
+                if not sh.captures and groups:
+                    sh.captures = dict(groups)
+                for k, v in groups.items():
+                    vals = sh.values.setdefault(k, [])
+                    if len(vals) < MAX_VALUES and v not in vals:
+                        vals.append(v)
             if info.is_error:
                 state.error_lines_seen += 1
                 if len(state.error_lines) < state.error_line_cap:

@@ -22,6 +22,7 @@ from troubleshooter.core.matcher import (
 )
 from troubleshooter.core.newlines import numpy_for
 from troubleshooter.core.scan import BUFFER_BYTES
+from troubleshooter.envvars import env_int
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024
 """Files at least this big are scanned in parts on several cores (TRT_WHY_JOBS=1 turns it off)."""
@@ -70,12 +71,10 @@ def merge_into(out: MatchState, state: MatchState, base: int) -> None:
 def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
     """One state from the states of consecutive parts (each with its number of lines): exactly the
     state a single pass over the whole would have built."""
-    out = MatchState()
-    base = 0
-    for state, lines in parts:
-        merge_into(out, state, base)
-        base += lines
-    return out
+    merge = OrderedMerge()
+    for k, (state, lines) in enumerate(parts):
+        merge.add(k, (state, lines, 0, False))
+    return merge.state
 
 
 class OrderedMerge:
@@ -120,10 +119,7 @@ def parallel_jobs(size: int | None) -> int:
 
     if size is None or size < PARALLEL_MIN_BYTES:
         return 1
-    try:
-        jobs = int(os.environ.get("TRT_WHY_JOBS", "0"))
-    except ValueError:
-        jobs = 0
+    jobs = env_int("TRT_WHY_JOBS", 0)  # 0: one per core, up to 4
     if jobs <= 0:
         try:
             jobs = len(os.sched_getaffinity(0))
@@ -159,6 +155,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
     Returns (state, lines, bytes, content) as a single pass would, or None when a chunk failed or a
     signature timed out (the caller then scans in one pass: the notes name line numbers).
     """
+    import gc
     import multiprocessing
     import os
 
@@ -176,8 +173,6 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
         matcher.finder_for(None)  # built once, before forking
         numpy = numpy_for(size)
         matcher._upgrade_indexes()
-        import gc
-
         gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the children
         # Memory is per process now: each gets a share of the usual budget (buffer, remembered lines).
         for memo in (matcher._memo_ts, matcher._memo):
@@ -277,8 +272,6 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                     proc.terminate()
     finally:
         os.close(fd)
-        import gc
-
         gc.unfreeze()
         for memo in (matcher._memo_ts, matcher._memo):
             memo.limit = memo.byte_limit = None

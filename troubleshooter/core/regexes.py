@@ -1,4 +1,5 @@
-"""Signature regexes: compiling, prefilter literals, and the backtracking guard.
+"""Signature regexes: compiling, prefilter literals, and the backtracking guard; and the other walks
+over a parsed regex (the finders' `fold_marker`, fastparse's `looks_behind`).
 
 Every signature needs a literal that any matching line must contain, so that the scanner only
 runs regexes on candidate lines. The literal is derived from the regex (the longest run of plain
@@ -7,7 +8,6 @@ characters every match contains) unless the entry lists ``literals:`` itself.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from troubleshooter.core.logs import MAX_LINE_CHARS
+from troubleshooter.envvars import env_seconds
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature
@@ -27,17 +28,9 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse  # type: ignore[no-redef, unused-ignore]
 
 
-def _env_seconds(name: str, default: float) -> float:
-    try:
-        value = float(os.environ.get(name, "") or default)
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
 MIN_LITERAL = 4
 """A derived prefilter literal shorter than this is too common to be useful."""
-MATCH_TIMEOUT = _env_seconds("TRT_WHY_MATCH_TIMEOUT", 0.25)
+MATCH_TIMEOUT = env_seconds("TRT_WHY_MATCH_TIMEOUT", 0.25)
 """Seconds one regex may spend on one line at run time before the signature is skipped for the rest of the
 log (TRT_WHY_MATCH_TIMEOUT raises it)."""
 VALIDATE_TIMEOUT = 1.0
@@ -501,6 +494,59 @@ def check_backtracking(sig: Signature, timeout: float | None = None) -> str | No
                 "'(a|aa)+', '(\\w|\\d)+' or '.*.*' with one repeat, or bound them ({1,64})"
             )
     return None
+
+
+def fold_marker(marker: str) -> str | None:
+    """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact."""
+    if not marker.startswith("^") or re.search(r"\\[0-9]", marker):
+        return None
+    try:
+        tree = sre_parse.parse(marker, re.MULTILINE)
+    except re.error:
+        return None
+    items = list(tree)
+    if tree.state.flags & ~(re.MULTILINE | re.UNICODE) or not items:
+        return None
+    op, av = items[0]
+    if op is not sre_c.AT or av not in (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_LINE):
+        return None
+    if any(op is sre_c.BRANCH for op, _ in items):
+        return None
+    return marker[1:]
+
+
+def looks_behind(pattern: str, flags: int = 0) -> bool:
+    """Whether a match of the pattern can depend on what comes before where it starts (a start or
+    line anchor, a word boundary, a look-behind): then `pattern.match(s, pos)` may differ from
+    `pattern.match(s[pos:])`. `$` is fine: both strings end in the same place."""
+    c = sre_c
+    behind = {c.AT_BEGINNING, c.AT_BEGINNING_LINE, c.AT_BEGINNING_STRING, c.AT_BOUNDARY, c.AT_NON_BOUNDARY,
+              c.AT_LOC_BOUNDARY, c.AT_LOC_NON_BOUNDARY, c.AT_UNI_BOUNDARY, c.AT_UNI_NON_BOUNDARY}
+    repeats = tuple(op for op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)) if op is not None)
+    atomic = getattr(c, "ATOMIC_GROUP", None)
+
+    def walk(items: Any) -> bool:
+        for op, av in items:
+            if op is c.AT and av in behind:
+                return True
+            if op in (c.ASSERT, c.ASSERT_NOT) and (av[0] < 0 or walk(av[1])):
+                return True
+            if op is c.BRANCH and any(walk(b) for b in av[1]):
+                return True
+            if op is c.SUBPATTERN and walk(av[-1]):
+                return True
+            if op in repeats and walk(av[2]):
+                return True
+            if atomic is not None and op is atomic and walk(av):
+                return True
+            if op is c.GROUPREF_EXISTS and (walk(av[1]) or (av[2] is not None and walk(av[2]))):
+                return True
+        return False
+
+    try:
+        return walk(sre_parse.parse(pattern, flags))
+    except Exception:  # noqa: BLE001 - cannot tell: say yes (the slower, exact way)
+        return True
 
 
 def _show(text: str) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from troubleshooter.envvars import env_int
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry
 
@@ -24,15 +25,7 @@ if TYPE_CHECKING:
 
 MAX_ENTRY_BYTES = 256 * 1024
 """A KB file larger than this is refused (a real entry is a few KiB)."""
-def _env_int(name: str, default: int) -> int:
-    try:
-        value = int(os.environ.get(name, "") or default)
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
-MAX_YAML_NODES = _env_int("TRT_WHY_MAX_YAML_NODES", 20_000)
+MAX_YAML_NODES = env_int("TRT_WHY_MAX_YAML_NODES", 20_000)
 """A YAML file expanding past this many nodes, aliases counted each time they are used, is refused
 ("billion laughs"). The largest built-in entry has under 600. TRT_WHY_MAX_YAML_NODES raises it."""
 MAX_YAML_DEPTH = 64
