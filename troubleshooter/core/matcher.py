@@ -501,18 +501,9 @@ class Matcher:
                 sh = hits_of.get(cs)
                 if sh is None:
                     sh = hits_of[cs] = _hits_for(state, cs)
-                if len(sh.evidence) < MAX_EVIDENCE:
+                if len(sh.evidence) < MAX_EVIDENCE:  # the line's text is needed only as evidence
                     line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
-                    _record(state, cs, no, line.raw, groups, sh)
-                    continue
-                sh.count += 1
-                sh.last_line = no
-                if not sh.captures and groups:
-                    sh.captures = dict(groups)
-                for k, v in groups.items():
-                    vals = sh.values.setdefault(k, [])
-                    if len(vals) < MAX_VALUES and v not in vals:
-                        vals.append(v)
+                _record(state, cs, no, line.raw if line is not None else "", groups, sh)
             if info.is_error:
                 state.error_lines_seen += 1
                 if len(state.error_lines) < state.error_line_cap:
