@@ -1,7 +1,16 @@
 """`trt-why eval DIR`: how well the KB does on labelled logs.
 
-Every ``NAME.log`` (or ``.log.gz``) in DIR with a ``NAME.expect.yaml`` is diagnosed and compared:
-top-1 / top-3 accuracy, false errors on negative logs, logs with no diagnosis, and a confusion list.
+Every ``NAME.log`` (or ``.log.gz``, ``.txt``) in DIR with a ``NAME.expect.yaml`` is diagnosed and
+scored by its label (see ``sample_logs/real/README.md``):
+
+- ``top: ID`` (covered): the right entry first (top-1) or among the first three (top-3);
+- ``uncovered: true``: the thread found a cause no entry describes: no confident claim, and the
+  failure listed as unexplained;
+- ``unresolved: true``: nobody found out: the failure is seen (exit 1, with a diagnosis or an
+  unexplained error line);
+- ``negative: true`` (or no ``top``): a successful build or a harmless log: no error-severity diagnosis.
+
+Every failing log (covered, uncovered, unresolved) must be seen: exit status 1.
 """
 
 from __future__ import annotations
@@ -9,45 +18,93 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import safe_load_yaml
+
+Label = Literal["covered", "uncovered", "unresolved", "negative"]
+
+CONFIDENT = 0.6
+"""A diagnosis at or above this confidence, of severity error and not the generic cascade entry,
+is a claim about the cause: on a log whose cause no entry describes, that claim is wrong."""
 
 
 @dataclass
 class Case:
     name: str
+    label: Label
     top: str | None
     acceptable: list[str]
     must_not: list[str]
-    negative: bool
     got: list[str]
     got_severity: list[str]
+    exit_status: int
+    unexplained: int
+    """Error lines the report lists as unexplained."""
     ok_top1: bool
     ok_top3: bool
     violations: list[str]
+    half: str | None = None
+    source: str | None = None
+    failing: bool = True
+    """The log shows a failure (every label but negative, and but a covered log of an info entry)."""
+
+    @property
+    def negative(self) -> bool:
+        return self.label == "negative"
+
+    @property
+    def seen(self) -> bool:
+        """The report shows the failure: exit status 1."""
+        return self.exit_status == 1
+
+    @property
+    def ok(self) -> bool:
+        """The case meets its label's bar (and none of its must-not ids was reported)."""
+        return self.ok_top1 and not self.violations
 
 
 @dataclass
 class EvalResult:
     cases: list[Case] = field(default_factory=list)
 
+    def by_label(self, label: Label) -> list[Case]:
+        return [c for c in self.cases if c.label == label]
+
     @property
     def positives(self) -> list[Case]:
-        return [c for c in self.cases if not c.negative]
+        """Logs with a known failure (label ``covered``)."""
+        return self.by_label("covered")
 
     @property
     def negatives(self) -> list[Case]:
-        return [c for c in self.cases if c.negative]
+        return self.by_label("negative")
+
+    @property
+    def failing(self) -> list[Case]:
+        """Every log that shows a failure, whatever its label."""
+        return [c for c in self.cases if c.failing and c.label != "negative"]
 
     @property
     def top1(self) -> float:
-        return sum(c.ok_top1 for c in self.positives) / max(1, len(self.positives))
+        return _share(self.positives, lambda c: c.ok_top1)
 
     @property
     def top3(self) -> float:
-        return sum(c.ok_top3 for c in self.positives) / max(1, len(self.positives))
+        return _share(self.positives, lambda c: c.ok_top3)
+
+    @property
+    def seen(self) -> float:
+        return _share(self.failing, lambda c: c.seen)
+
+    @property
+    def uncovered_ok(self) -> float:
+        return _share(self.by_label("uncovered"), lambda c: c.ok)
+
+    @property
+    def unresolved_ok(self) -> float:
+        return _share(self.by_label("unresolved"), lambda c: c.ok)
 
     @property
     def false_errors(self) -> int:
@@ -55,11 +112,15 @@ class EvalResult:
 
     @property
     def no_diagnosis(self) -> float:
-        return sum(1 for c in self.positives if not c.got) / max(1, len(self.positives))
+        return _share(self.positives, lambda c: not c.got)
 
     @property
     def failures(self) -> int:
-        return sum(1 for c in self.cases if not c.ok_top1 or c.violations)
+        return sum(1 for c in self.cases if not c.ok)
+
+
+def _share(cases: list[Case], pred: Any) -> float:
+    return sum(1 for c in cases if pred(c)) / max(1, len(cases))
 
 
 def _log_for(expect: Path) -> Path | None:
@@ -78,26 +139,65 @@ def load_expectation(path: Path) -> dict[str, Any]:
     return data
 
 
+def label_of(expect: dict[str, Any]) -> Label:
+    """The label an expectation gives its log (exactly one of top / uncovered / unresolved / negative;
+    a negative log may name the harmless notice it expects as `top`)."""
+    if expect.get("negative"):
+        return "negative"
+    if expect.get("top"):
+        return "covered"
+    if expect.get("uncovered"):
+        return "uncovered"
+    if expect.get("unresolved"):
+        return "unresolved"
+    return "negative"
+
+
 def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = None) -> Case:
     from troubleshooter.api import diagnose_path
 
     report = diagnose_path(log, kb_dirs=kb_dirs or [])
     got = [d.id for d in report.diagnoses]
     sev: list[str] = [d.severity for d in report.diagnoses]
+    label = label_of(expect)
     top = expect.get("top")
     acceptable = list(expect.get("acceptable") or [])
     must_not = list(expect.get("must_not") or [])
-    negative = bool(expect.get("negative", top is None))
     ok_ids = ({top} if top else set()) | set(acceptable)
     violations = [f"{d.id} reported ({d.severity})" for d in report.diagnoses
                   if d.id in must_not and d.severity in ("error", "warning")]
-    if negative:
+    status = report.exit_status
+    if label == "negative":
         violations += [f"false error: {d.id}" for d in report.diagnoses if d.severity == "error"]
         ok1 = ok3 = not any(s == "error" for s in sev)
-    else:
+    elif label == "covered":
         ok1 = bool(got) and got[0] in ok_ids
         ok3 = any(g in ok_ids for g in got[:3])
-    return Case(log.name, top, acceptable, must_not, negative, got, sev, ok1, ok3, violations)
+    elif label == "uncovered":
+        claims = [d.id for d in report.diagnoses
+                  if d.severity == "error" and not d.cascade and d.confidence >= CONFIDENT]
+        violations += [f"confident claim on an uncovered cause: {c}" for c in claims]
+        if not report.unexplained:
+            violations.append("the failure is not listed as unexplained")
+        ok1 = ok3 = not claims and bool(report.unexplained)
+    else:
+        ok1 = ok3 = status == 1
+    failing = label != "negative" and _is_failure(top, kb_dirs)
+    if failing and status != 1:
+        violations.append("the failure is not seen (exit 0)")
+        ok1 = ok3 = False
+    return Case(log.name, label, top, acceptable, must_not, got, sev, status, len(report.unexplained),
+                ok1, ok3, violations, expect.get("half"), expect.get("source"), failing)
+
+
+def _is_failure(top: str | None, kb_dirs: list[str] | None) -> bool:
+    """A log labelled with an info entry (a harmless notice) shows no failure; every other label does."""
+    if not top:
+        return True
+    from troubleshooter.api import get_engine
+
+    entry = get_engine(kb_dirs or []).matcher.entries.get(top)
+    return entry is None or entry.severity != "info"
 
 
 def evaluate(directory: str | Path, kb_dirs: list[str] | None = None, pattern: str = "*") -> EvalResult:
@@ -116,26 +216,62 @@ def evaluate(directory: str | Path, kb_dirs: list[str] | None = None, pattern: s
     return result
 
 
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}%"
+
+
+def summary(result: EvalResult) -> dict[str, Any]:
+    """The figures, by label (what the text and JSON outputs show)."""
+    out: dict[str, Any] = {
+        "logs": len(result.cases), "positives": len(result.positives), "negatives": len(result.negatives),
+        "uncovered": len(result.by_label("uncovered")), "unresolved": len(result.by_label("unresolved")),
+        "top1": round(result.top1, 4), "top3": round(result.top3, 4), "seen": round(result.seen, 4),
+        "uncovered_ok": round(result.uncovered_ok, 4), "unresolved_ok": round(result.unresolved_ok, 4),
+        "false_errors": result.false_errors, "no_diagnosis": round(result.no_diagnosis, 4),
+    }
+    halves = sorted({c.half for c in result.cases if c.half})
+    if halves:
+        out["halves"] = {}
+        for half in halves:
+            sub = EvalResult([c for c in result.cases if c.half == half])
+            out["halves"][half] = {"logs": len(sub.cases), "top1": round(sub.top1, 4), "top3": round(sub.top3, 4),
+                                   "seen": round(sub.seen, 4), "false_errors": sub.false_errors}
+    return out
+
+
 def render_eval(result: EvalResult, fmt: str = "text") -> str:
     if fmt == "json":
-        return json.dumps({
-            "logs": len(result.cases), "positives": len(result.positives), "negatives": len(result.negatives),
-            "top1": round(result.top1, 4), "top3": round(result.top3, 4), "false_errors": result.false_errors,
-            "no_diagnosis": round(result.no_diagnosis, 4), "cases": [asdict(c) for c in result.cases],
-        }, indent=2) + "\n"
+        data = summary(result)
+        data["cases"] = [asdict(c) | {"ok": c.ok, "seen": c.seen} for c in result.cases]
+        return json.dumps(data, indent=2) + "\n"
+    n_unc, n_unr = len(result.by_label("uncovered")), len(result.by_label("unresolved"))
     lines = [
-        f"logs: {len(result.cases)} ({len(result.positives)} with a known failure, {len(result.negatives)} negative)",
-        f"top-1 accuracy: {result.top1 * 100:.1f}%",
-        f"top-3 accuracy: {result.top3 * 100:.1f}%",
-        f"false errors on negative logs: {result.false_errors}",
-        f"logs with no diagnosis: {result.no_diagnosis * 100:.1f}%",
+        f"logs: {len(result.cases)} ({len(result.positives)} with a known failure, {n_unc} uncovered, "
+        f"{n_unr} unresolved, {len(result.negatives)} negative)",
+        f"top-1 accuracy: {_pct(result.top1)}",
+        f"top-3 accuracy: {_pct(result.top3)}",
     ]
-    bad = [c for c in result.cases if not c.ok_top1 or c.violations]
+    if result.failing:
+        lines.append(f"failure seen (exit 1): {_pct(result.seen)} of {len(result.failing)} failing logs")
+    if n_unc:
+        lines.append(f"uncovered, no confident claim and listed as unexplained: {_pct(result.uncovered_ok)}")
+    if n_unr:
+        lines.append(f"unresolved, failure seen: {_pct(result.unresolved_ok)}")
+    lines += [
+        f"false errors on negative logs: {result.false_errors}",
+        f"logs with no diagnosis: {_pct(result.no_diagnosis)}",
+    ]
+    for half, figures in (summary(result).get("halves") or {}).items():
+        lines.append(f"  {half} half: {figures['logs']} logs, top-1 {_pct(figures['top1'])}, "
+                     f"top-3 {_pct(figures['top3'])}, seen {_pct(figures['seen'])}, "
+                     f"false errors {figures['false_errors']}")
+    bad = [c for c in result.cases if not c.ok]
     if bad:
         lines.append("")
         lines.append("confusion (expected -> got):")
         for c in bad:
-            exp = "no error (negative)" if c.negative else c.top
+            exp = {"negative": "no error (negative)", "uncovered": "uncovered", "unresolved": "unresolved"}.get(
+                c.label, str(c.top))
             got = ", ".join(c.got[:3]) or "nothing"
             extra = f"  [{'; '.join(c.violations)}]" if c.violations else ""
             lines.append(f"  {c.name}: {exp} -> {got}{extra}")
