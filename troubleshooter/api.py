@@ -22,7 +22,7 @@ from troubleshooter.core.versions import normalise
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
-from troubleshooter.models import Report, Source
+from troubleshooter.models import Diagnosis, Report, Source, Unexplained
 
 if TYPE_CHECKING:
     from troubleshooter.core.suggest import Suggester
@@ -140,13 +140,35 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
         notes.append(f"{state.error_lines_seen} error lines; the first {len(state.error_lines)} were examined for unexplained errors")
     if engine.kb.problems:
         notes.append(f"{len(engine.kb.problems)} KB entries could not be loaded (run `trt-why kb validate`)")
+    unexplained = _unexplained(state, diagnoses, fired, engine)
+    failure, first_error = _failure(diagnoses, unexplained, state.env.last_build)
     return Report(
         source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),
         environment=env,
         diagnoses=diagnoses,
-        unexplained=_unexplained(state, diagnoses, fired, engine),
+        unexplained=unexplained,
         notes=notes,
+        failure=failure,
+        first_error=first_error,
     )
+
+
+def _failure(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None
+             ) -> tuple[bool, Unexplained | None]:
+    """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
+
+    An unexplained error line is a failure unless a successful build follows it (a harmless error
+    line in a log whose build then passed). It leads when it comes before every diagnosed error.
+    """
+    succeeded_at = last_build[0] if last_build is not None and last_build[1] else 0
+    failing = [u for u in unexplained if u.line > succeeded_at]
+    errors = [d for d in diagnoses if d.severity == "error"]
+    failure = bool(errors) or bool(failing)
+    if not failing:
+        return failure, None
+    first = min(failing, key=lambda u: u.line)
+    roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
+    return failure, (first if not roots or first.line < min(roots) else None)
 
 
 def _unexplained(state: MatchState, diagnoses: list, fired: set[str], engine: Engine) -> list:  # type: ignore[type-arg]

@@ -205,13 +205,23 @@ class Report(_Frozen):
     diagnoses: list[Diagnosis] = Field(description="Sorted, root cause first.")
     unexplained: list[Unexplained] = Field(default_factory=list, description="Error lines no diagnosis explains.")
     notes: list[str] = Field(default_factory=list, description="Things the reader should know about the analysis itself.")
+    failure: bool = Field(
+        default=False,
+        description="The log shows a failure: an error diagnosis, or an error line nothing explains (a crash, a "
+        "failed load, a traceback) that no successful build follows.",
+    )
+    first_error: Unexplained | None = Field(
+        default=None,
+        description="The earliest error line no KB entry explains, when it comes before every diagnosed error: "
+        "the root as far as the log shows, and what the report leads with.",
+    )
 
     @property
     def exit_status(self) -> int:
-        """1 when any diagnosis has severity error or warning, else 0 (see exit_codes)."""
+        """1 when the log shows a failure or any diagnosis has severity error or warning, else 0 (see exit_codes)."""
         from troubleshooter import exit_codes
 
-        found = any(d.severity in ("error", "warning") for d in self.diagnoses)
+        found = self.failure or any(d.severity in ("error", "warning") for d in self.diagnoses)
         return exit_codes.FOUND if found else exit_codes.OK
 
     @property

@@ -116,6 +116,7 @@ def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bo
     bare = L._BARE_LEVEL.match
     traceback_, terminate, exception = L._TRACEBACK.match, L._TERMINATE.match, L._EXCEPTION.match
     payload = L._PAYLOAD_ERROR.search
+    payload_level = L.payload_level
     payload_literals = _PAYLOAD_LITERALS
     error, warning = Level.ERROR, Level.WARNING
     match = combined.match
@@ -162,7 +163,9 @@ def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bo
         if origin == "trt":
             origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
         text = rest.strip()
-        if level is None or level is warning:
+        if level is None:
+            level = payload_level(None, text)
+        elif level is warning:
             if payload_literals is None:
                 if payload(text):
                     level = error

@@ -76,7 +76,28 @@ _EXCEPTION = re.compile(
     r"pybind11::\w+|nvinfer1::\w+Error):\s"
 )
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
-_PAYLOAD_ERROR = re.compile(r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)")
+_PAYLOAD_ERROR = re.compile(
+    r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
+    # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
+    r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
+    r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^\*\*\* (?:SIGSEGV|SIGABRT)|"
+    r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
+    # the dynamic loader: a library that cannot be found, opened or linked
+    r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"
+    # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
+    r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+"
+)
+"""A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
+_UNTAGGED_FAILURE = re.compile(
+    r"\b(?:[Ff]ailed|FAILED) to (?:build|create|load|parse|initiali[sz]e|open|deserialize|allocate|enqueue|run|get"
+    r"|queue|retrieve|read|execute|compile|serialize|set up|convert|export|infer|launch|import|register)\b"
+    r"|\b(?:Could not|could not|Unable to|unable to|Cannot|cannot|Can not|can not) (?:parse|create|load|open|build"
+    r"|deserialize|initiali[sz]e|allocate|read|import|register)\b"
+    r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
+    r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c"
+)
+"""A failure on a line with no severity tag at all (a tagged info or warning line may say such words
+harmlessly: "[W] Could not read timing cache", "[V] Tactic ... failed")."""
 
 
 def strip_ansi(text: str) -> str:
@@ -125,10 +146,18 @@ def parse_line(no: int, raw: str) -> LogLine:
     if origin == "trt":
         origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
     text = rest.strip()
-    # Severity tags lie: an error payload under a warning tag (wrappers) is still an error.
-    if (level is None or level is Level.WARNING) and _PAYLOAD_ERROR.search(text):
-        level = Level.ERROR
-    return LogLine(no=no, level=level, origin=origin, text=text, raw=raw)
+    return LogLine(no=no, level=payload_level(level, text), origin=origin, text=text, raw=raw)
+
+
+def payload_level(level: Level | None, text: str) -> Level | None:
+    """The level a line's payload gives it: severity tags lie. An error payload under a warning tag
+    (wrappers) or with no tag is an error; so are failure words on a line with no tag at all."""
+    if level is None:
+        if _PAYLOAD_ERROR.search(text) or _UNTAGGED_FAILURE.search(text):
+            return Level.ERROR
+    elif level is Level.WARNING and _PAYLOAD_ERROR.search(text):
+        return Level.ERROR
+    return level
 
 
 def level_ok(line_level: Level | None, required: str) -> bool:

@@ -52,7 +52,16 @@ MEMO_BYTES = 4 * 1024 * 1024
 """... and at most about this many bytes of them per generation."""
 
 ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "Exception", "Assertion",
-                 "FAILED", "terminate called", "INTERNAL_ERROR", "failed")
+                 "FAILED", "terminate called", "INTERNAL_ERROR", "failed", "Failed",
+                 # crashes and loader errors (`logs._PAYLOAD_ERROR`), failure words on untagged lines
+                 "Segmentation fault", "core dumped", "Aborted", "Bus error", "Illegal instruction",
+                 "Floating point exception", "signal", "Fatal Python", "SIGSEGV", "SIGABRT",
+                 "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
+                 "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
+                 "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
+                 "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c")
+"""Literals of which every error line (`logs.is_error_line` after `logs.payload_level`) holds one:
+lines with none of them (and no KB or environment literal) are never looked at."""
 MARKER_PATTERNS = (r"^[EF]\d{4} \d",)  # glog / Triton error lines
 
 ENV_GATE_EXTRA = ("usr/", "opt/", "home/", "workspace/")
