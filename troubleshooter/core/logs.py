@@ -46,6 +46,8 @@ _RULES: list[tuple[re.Pattern[str], str | None, bool]] = [
     (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
     (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} " + _LVL + r"\]\s*"), None, True),
+    # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
+    (re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False),
     # ISO timestamp, optionally bracketed.
     (re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)"), None, False),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
@@ -82,8 +84,6 @@ _PAYLOAD_ERROR = re.compile(
     r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
     r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^\*\*\* (?:SIGSEGV|SIGABRT)|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
-    # the dynamic loader: a library that cannot be found, opened or linked
-    r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+"
 )
@@ -95,6 +95,9 @@ _UNTAGGED_FAILURE = re.compile(
     r"|deserialize|initiali[sz]e|allocate|read|import|register)\b"
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
     r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c"
+    # the dynamic loader: a library that cannot be found, opened or linked (TensorFlow says the same
+    # words in a harmless start-up warning about optional TensorRT libraries)
+    r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"
 )
 """A failure on a line with no severity tag at all (a tagged info or warning line may say such words
 harmlessly: "[W] Could not read timing cache", "[V] Tactic ... failed")."""

@@ -145,6 +145,9 @@ class Example(_Strict):
     log: str = Field(min_length=1, description="A real-format log snippet.")
     captures: dict[str, str] = Field(default_factory=dict, description="Expected captures (subset).")
     trt_version: str | None = Field(default=None, description="Pretend the log says this TensorRT version.")
+    source: str | None = Field(
+        default=None, description="The public thread the lines were copied from (verbatim); none for a written example."
+    )
 
 
 class Examples(_Strict):
