@@ -22,7 +22,7 @@ from troubleshooter.core.versions import normalise
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
-from troubleshooter.models import Diagnosis, Report, Source, Unexplained
+from troubleshooter.models import Diagnosis, Environment, Report, Source, Unexplained
 
 if TYPE_CHECKING:
     from troubleshooter.core.suggest import Suggester
@@ -141,7 +141,7 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
     if engine.kb.problems:
         notes.append(f"{len(engine.kb.problems)} KB entries could not be loaded (run `trt-why kb validate`)")
     unexplained = _unexplained(state, diagnoses, fired, engine)
-    failure, first_error = _failure(diagnoses, unexplained, state.env.last_build)
+    failure, first_error = _failure(diagnoses, unexplained, state.env.last_build, env)
     return Report(
         source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),
         environment=env,
@@ -153,8 +153,8 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
     )
 
 
-def _failure(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None
-             ) -> tuple[bool, Unexplained | None]:
+def _failure(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
+             env: Environment) -> tuple[bool, Unexplained | None]:
     """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
 
     An unexplained error line is a failure unless a successful build follows it (a harmless error
@@ -168,7 +168,12 @@ def _failure(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_bu
         return failure, None
     first = min(failing, key=lambda u: u.line)
     roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
-    return failure, (first if not roots or first.line < min(roots) else None)
+    if roots and first.line >= min(roots):
+        return failure, None
+    from troubleshooter.core.logs import parse_line
+    from troubleshooter.core.next_steps import first_error_steps
+
+    return failure, first.model_copy(update={"next_steps": first_error_steps(parse_line(first.line, first.text).text, env)})
 
 
 def _unexplained(state: MatchState, diagnoses: list, fired: set[str], engine: Engine) -> list:  # type: ignore[type-arg]

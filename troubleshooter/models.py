@@ -184,6 +184,10 @@ class Unexplained(_Frozen):
     text: str = Field(description="The line as given.")
     count: int = Field(default=1, description="How many lines had the same masked text.")
     similar: list[Suggestion] = Field(default_factory=list, description="Closest known issues: suggestions only.")
+    next_steps: list[FixStep] = Field(
+        default_factory=list,
+        description="Generic next steps (set on the report's first_error): verbose log, minimal repro, what to report.",
+    )
 
 
 class Source(_Frozen):

@@ -115,11 +115,15 @@ def reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | Non
     lits = literals_for(trig) or []
     if not lits:
         return None
-    fail = re.escape(lits[0]).replace("\\ ", " ")
+    return polygraphy_reduce(re.escape(lits[0]).replace("\\ ", " "), env)
+
+
+def polygraphy_reduce(fail_regex: str, env: Environment) -> str:
+    """`polygraphy debug reduce` to a minimal model that still fails with `fail_regex`, with the log's precisions."""
     prec = "".join(f" --{p}" for p in env.precisions if p in ("int8", "fp16", "bf16", "fp8"))
     # --fail-regex belongs to `debug reduce`; everything after --check is the check command.
     return (
-        f"polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect --fail-regex {shlex.quote(fail)} "
+        f"polygraphy debug reduce model.onnx -o reduced.onnx --mode=bisect --fail-regex {shlex.quote(fail_regex)} "
         f"--check polygraphy run polygraphy_debug.onnx --trt{prec}"
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from troubleshooter.models import Diagnosis, Report
+from troubleshooter.models import Diagnosis, Report, Unexplained
 from troubleshooter.render.text import headline
 
 _BADGE = {"error": "❌ **error**", "warning": "⚠️ **warning**", "info": "ℹ️ info"}
@@ -65,15 +65,40 @@ def diagnosis_md(d: Diagnosis, full: bool = True) -> str:
     return "\n\n".join(parts)
 
 
+def first_error_md(u: Unexplained) -> str:
+    """The first error line no KB entry explains, in full, with the generic next steps."""
+    parts = ["### ❌ **error**: First error, not in the knowledge base",
+             fence(f"{u.line}: {u.text.strip()}", "text")]
+    if u.similar:
+        parts.append("**Similar known issues** (suggestions, not a diagnosis): "
+                     + ", ".join(f"`{s.id}` ({s.score:.0f})" for s in u.similar))
+    if u.next_steps:
+        lines = ["**Next**"]
+        for n, step in enumerate(u.next_steps, 1):
+            lines.append(f"{n}. {step.text}")
+            if step.command:
+                lines.append("\n".join("   " + x for x in fence(step.command.code, step.command.lang).splitlines()))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def render_markdown(report: Report) -> str:
     parts = [f"## trt-why: {headline(report)}"]
-    if not report.diagnoses:
+    lead = report.first_error
+    if lead is not None:
+        parts.append(first_error_md(lead))
+    elif not report.diagnoses:
         parts.append("No known failure matched." if report.unexplained else "No known failure and no error line found.")
     for d in report.diagnoses:
+        if lead is not None and d.cascade and d.severity == "error":
+            parts.append(f"_{d.title} (`{d.id}`, lines {', '.join(str(e.line) for e in d.evidence[:4])}): "
+                         "a consequence of the first error above._")
+            continue
         parts.append(diagnosis_md(d, full=d.severity == "error" or d is report.diagnoses[0]))
-    if report.unexplained:
+    rest = [u for u in report.unexplained if lead is None or u.line != lead.line]
+    if rest:
         rows = ["### Unexplained error lines", "_Closest known issues are suggestions, not diagnoses._", ""]
-        for u in report.unexplained:
+        for u in rest:
             sims = ", ".join(f"`{s.id}` ({s.score:.0f})" for s in u.similar) or "none"
             rows.append(f"- line {u.line}{f' (x{u.count})' if u.count > 1 else ''}: `{u.text.strip()[:200]}` — closest: {sims}")
         parts.append("\n".join(rows))

@@ -131,22 +131,57 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = Fal
     return out
 
 
+def render_first_error(report: Report, colour: bool) -> list[str]:
+    """The root as far as the log shows: the first error line no KB entry explains, in full."""
+    u = report.first_error
+    assert u is not None
+    icon = _c(_ICON["error"], _COLOUR["error"], colour)
+    out = [f"{icon} First error, not in the knowledge base"]
+    body = textwrap.wrap(u.text.strip(), WIDTH - LABEL - 2, break_long_words=True, break_on_hyphens=False) or [""]
+    out.append(f"  {_c(_label(f'line {u.line}'), _DIM, colour)}{body[0]}")
+    out += [" " * LABEL + line for line in body[1:]]
+    if u.count > 1:
+        out.append(" " * LABEL + f"(x{u.count} in the log)")
+    if u.similar:
+        sims = ", ".join(f"{s.id} ({s.score:.0f})" for s in u.similar)
+        out += _block("similar", f"suggestions, not a diagnosis: {sims} (trt-why kb show ID)", colour)
+    for n, step in enumerate(u.next_steps, 1):
+        out += _block("next" if n == 1 else "", f"{n}. {step.text}", colour)
+        if step.command:
+            out += [" " * (LABEL + 3) + _c(code_line, _BOLD, colour) for code_line in step.command.code.splitlines()]
+    cascades = sorted({e.line for d in report.diagnoses if d.cascade and d.severity == "error"
+                       for e in d.evidence if e.line > u.line})
+    if cascades:
+        span = f"{cascades[0]}–{cascades[-1]}" if len(cascades) > 1 else str(cascades[0])
+        names = ", ".join(d.id for d in report.diagnoses if d.cascade and d.severity == "error")
+        out += _block("then", f"{len(cascades)} later error line(s) (lines {span}; {names}) follow from it.", colour)
+    return out
+
+
 def render_text(report: Report, colour: bool = False, verbose: bool = False) -> str:
     lines = [_c(headline(report), _BOLD, colour), ""]
-    if not report.diagnoses:
+    lead = report.first_error
+    if lead is not None:
+        lines += render_first_error(report, colour)
+        lines.append("")
+    elif not report.diagnoses:
         if report.unexplained:
             lines.append("No known failure matched. Error lines trt-why cannot explain:")
         else:
             lines.append("No known failure and no error line found.")
             if report.environment.build_succeeded:
                 lines.append("The build finished; nothing here needs action.")
-    for i, d in enumerate(report.diagnoses):
+    # Under an unexplained root, generic consequences (build failed, crashed) were said in one line.
+    shown = [d for d in report.diagnoses if not (lead is not None and d.cascade and d.severity == "error")]
+    for i, d in enumerate(shown):
         lines += render_diagnosis(d, colour, primary=(i == 0 or verbose or d.severity == "error"), full=verbose)
         lines.append("")
-    if report.unexplained:
-        if report.diagnoses:
-            lines.append("Error lines no diagnosis explains:")
-        for u in report.unexplained[:6]:
+    rest = [u for u in report.unexplained if lead is None or u.line != lead.line]
+    if rest:
+        if report.diagnoses or lead is not None:
+            lines.append("Other error lines no diagnosis explains:" if lead is not None else
+                         "Error lines no diagnosis explains:")
+        for u in rest[:6]:
             text = u.text.strip()
             text = text if len(text) <= WIDTH - 14 else text[: WIDTH - 15] + "…"
             count = f" (x{u.count})" if u.count > 1 else ""
