@@ -27,7 +27,7 @@ from troubleshooter.core.fastparse import fast_parse, parse_parts
 from troubleshooter.core.finders import Finder, finder_choice, make_finder
 from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
 from troubleshooter.core.newlines import newline_counter
-from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for, required_runs
+from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for, required_runs, tolerant
 from troubleshooter.core.scan import MAX_LINE_BYTES, following_lines
 from troubleshooter.envvars import env_seconds
 from troubleshooter.kb.schema import Entry, Signature
@@ -124,7 +124,7 @@ class LazySignature:
         """Strings every match holds (each literal run the regex must match): a line missing one
         cannot match, so the regex is not run on it."""
         if self._required is None:
-            self._required = () if self.sig.ignore_case else required_runs(self.sig.regex)
+            self._required = () if self.sig.ignore_case else required_runs(tolerant(self.sig.regex))
         return self._required
 
     @property
@@ -394,7 +394,40 @@ class Matcher:
                 if idle is None:
                     idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
                 return idle
-        matched: set[str] = set()
+        matches, timed_out = self._run_signatures(state, no, level, raw, text, literals)
+        # A long line holding a signature's literal that matched nothing: perhaps a terminal or an editor
+        # wrapped it. Try it joined with its continuation (with and without a space).
+        wrapped = not matches and joined is None and bool(literals) and len(raw) >= WRAP_MIN_CHARS
+        if wrapped:
+            for cont in _continuations(line, following() if callable(following) else following):
+                joined_lits = [lit for lit in self._index.find(cont) if lit in by_literal]
+                matches, more = self._run_signatures(state, no, level, raw, cont, joined_lits)
+                timed_out = timed_out or more
+                if matches:
+                    break
+        matched = {cs.entry_id for cs, _ in matches}
+        error = is_error_line(line)  # type: ignore[arg-type]
+        if error:
+            state.error_lines_seen += 1
+            if len(state.error_lines) < state.error_line_cap:
+                state.error_lines.append((_kept_error_line(LogLine(no=no, level=level, origin=origin, text=text, raw=raw)),
+                                          frozenset(matched)))
+        if timed_out:
+            return None
+        neighbours = gated or unbalanced or wrapped  # what the line yields depends on other lines
+        if not matches and not error and not neighbours:
+            idle = _IDLE.get(origin)
+            if idle is None:
+                idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
+            return idle
+        return _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
+
+    def _run_signatures(self, state: MatchState, no: int, level: Level | None, raw: str, text: str,
+                        literals: list[str]) -> tuple[list[_Match], bool]:
+        """Run the signatures these literals lead to on one line's text; record what matches.
+
+        Returns the matches and whether a signature was skipped as slow (the line's result then depends
+        on this log's history and is not remembered)."""
         matches: list[_Match] = []
         timed_out = False
         for cs in self._sig_list(literals, text):
@@ -427,24 +460,10 @@ class Matcher:
                 )
             if m is None:
                 continue
-            matched.add(cs.entry_id)
             groups = {k: v.strip()[:MAX_VALUE_CHARS] for k, v in m.groupdict().items() if v is not None}
             matches.append((cs, groups))
             _record(state, cs, no, raw, groups)
-        error = is_error_line(line)  # type: ignore[arg-type]
-        if error:
-            state.error_lines_seen += 1
-            if len(state.error_lines) < state.error_line_cap:
-                state.error_lines.append((_kept_error_line(LogLine(no=no, level=level, origin=origin, text=text, raw=raw)),
-                                          frozenset(matched)))
-        if timed_out:
-            return None
-        if not matches and not error and not (gated or unbalanced):
-            idle = _IDLE.get(origin)
-            if idle is None:
-                idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
-            return idle
-        return _LineInfo(False, not (gated or unbalanced), origin, tuple(matches), error, not matches and not error)
+        return matches, timed_out
 
     def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,
                     line_base: int, context_end: int | None = None, numpy: Any = None) -> int:
@@ -570,6 +589,25 @@ def _record(state: MatchState, cs: LazySignature, no: int, raw: str, groups: dic
         vals = sh.values.setdefault(k, [])
         if len(vals) < MAX_VALUES and v not in vals:
             vals.append(v)
+
+
+WRAP_MIN_CHARS = 60
+"""A line shorter than this was not cut by a terminal or an editor: no continuation is looked for."""
+
+
+def _continuations(line: _Line, following: Sequence[bytes]) -> list[str]:
+    """The line joined with the next non-blank line, when that line carries no prefix of its own (a
+    wrapped tail): without a separator (a terminal cut mid-word) and with one space (an editor's wrap)."""
+    for raw in following:
+        nxt = decode_line(raw).rstrip("\r")
+        if not nxt.strip():
+            continue  # Windows pastes: a blank line between every line
+        cont = parse_line(line.no + 1, nxt)
+        if cont.level is not None or cont.origin is not None or nxt.lstrip().startswith("["):
+            return []
+        tail = nxt.strip()
+        return [line.text + tail, line.text + " " + tail]
+    return []
 
 
 def _join_wrapped(line: LogLine | _Line, following: Sequence[bytes]) -> str | None:

@@ -60,8 +60,170 @@ class CompiledSignature:
 
 
 def compile_pattern(pattern: str, ignore_case: bool = False) -> Any:
+    """A signature's regex as it runs: with the whitespace tolerance of `tolerant`."""
     flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
-    return regex.compile(pattern, flags)
+    return regex.compile(tolerant(pattern), flags)
+
+
+# -- whitespace tolerance ---------------------------------------------------------------------------
+# Pasted logs lose or gain spaces around punctuation ("Error Code 2:Internal Error", "engine!=nullptr",
+# "Error Code 2 : Internal Error ( ...") and join wrapped lines with one space. Signatures are written
+# once, in TensorRT's own spacing; this is the one place that makes them tolerant.
+
+_SPACE_BEFORE = frozenset(":,=)]!<>")
+"""Punctuation a paste may put a space in front of."""
+_SPACE_AFTER = frozenset(":,=([!<>")
+"""Punctuation a paste may put a space after."""
+_FLEX = r"\s*"
+_QUANT_START = frozenset("*+?{")
+_CLASS_ESCAPES = frozenset("dDsSwWbBAZzGnrtfvae0123456789pPNXuUx")
+"""Escapes that are not a punctuation literal (classes, anchors, code points, back-references)."""
+
+
+def _tokens(pattern: str) -> list[tuple[str, str]]:
+    """The pattern as (kind, text) atoms: space, punct (a literal punctuation character, escaped or not),
+    lit, class, open, close, quant, other. Enough to place optional whitespace; never reorders anything."""
+    out: list[tuple[str, str]] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            j = i + 2
+            if nxt in "pPN" and j < n and pattern[j] == "{":
+                j = pattern.find("}", j) + 1 or n
+            elif nxt == "x":
+                j = min(n, i + 4)
+            elif nxt in "uU":
+                j = min(n, i + (6 if nxt == "u" else 10))
+            text = pattern[i:j]
+            if nxt in _CLASS_ESCAPES:
+                out.append(("other", text))
+            elif nxt == " ":
+                out.append(("space", text))
+            else:
+                out.append(("punct" if nxt in _SPACE_BEFORE | _SPACE_AFTER else "lit", text))
+            i = j
+        elif c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(("class", pattern[i:j + 1]))
+            i = j + 1
+        elif c == "(":
+            j = i + 1
+            if j < n and pattern[j] == "?":
+                if pattern.startswith("?#", j):
+                    j = pattern.find(")", j) + 1 or n
+                    out.append(("other", pattern[i:j]))
+                    i = j
+                    continue
+                k = j + 1
+                if pattern.startswith(("P<", "<"), k) and not pattern.startswith(("<=", "<!"), k):
+                    k = pattern.find(">", k) + 1 or n
+                elif pattern.startswith(("P=",), k):
+                    k = pattern.find(")", k)
+                elif k < n and pattern[k] in ":=!>|":
+                    k += 1
+                elif pattern.startswith(("<=", "<!"), k):
+                    k += 2
+                else:  # inline flags "(?i)" or "(?i:"
+                    while k < n and pattern[k] not in ":)":
+                        k += 1
+                    k += 1
+                j = k
+            out.append(("open", pattern[i:j]))
+            i = j
+        elif c == ")":
+            out.append(("close", c))
+            i += 1
+        elif c in _QUANT_START:
+            j = i + 1
+            if c == "{":
+                close = pattern.find("}", i)
+                if close < 0 or not re.fullmatch(r"\{\d*(?:,\d*)?\}", pattern[i:close + 1]):
+                    out.append(("lit", c))
+                    i += 1
+                    continue
+                j = close + 1
+            if j < n and pattern[j] in "?+":
+                j += 1
+            out.append(("quant", pattern[i:j]))
+            i = j
+        elif c == " ":
+            out.append(("space", c))
+            i += 1
+        elif c in _SPACE_BEFORE | _SPACE_AFTER:
+            out.append(("punct", c))
+            i += 1
+        elif c in "|^$.":
+            out.append(("other", c))
+            i += 1
+        else:
+            out.append(("lit", c))
+            i += 1
+    return out
+
+
+def _char(tok: tuple[str, str]) -> str:
+    return tok[1][-1]
+
+
+def tolerant(pattern: str) -> str:
+    """The pattern with optional whitespace where pastes lose or gain it.
+
+    A literal space next to punctuation matches any whitespace or none; punctuation a paste may pad
+    (``:`` ``,`` ``=`` ``)`` ``]`` ``!`` ``<`` ``>`` before, ``(`` ``[`` after) between literal characters
+    accepts whitespace there. Nothing else changes: a space between two words stays one space, and
+    nothing is added next to a quantifier, a class, a group boundary or another whitespace atom.
+    """
+    toks = _tokens(pattern)
+    out: list[str] = []
+
+    def flex() -> None:
+        if not out or out[-1] != _FLEX:
+            out.append(_FLEX)
+
+    for i, (kind, text) in enumerate(toks):
+        prev = toks[i - 1] if i else ("other", "")
+        nxt = toks[i + 1] if i + 1 < len(toks) else ("other", "")
+        quantified = nxt[0] == "quant"
+        if kind == "space" and not quantified and (prev[0] == "punct" or nxt[0] == "punct"):
+            flex()
+            continue
+        if kind == "punct" and not quantified:
+            ch = _char((kind, text))
+            # After a literal, or a repeat of digits / word characters ("\\d+:"), never after a repeat that
+            # can take whitespace itself (".+", "[^)]*"): two repeats over the same spaces backtrack.
+            k = i - 1
+            while k >= 0 and toks[k][0] == "close":  # "(?P<code>\\d+):" ends in what the group ends in
+                k -= 1
+            last = toks[k] if k >= 0 else ("other", "")
+            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and toks[k - 1][1] in ("\\d", "\\w"))
+            if ch in _SPACE_BEFORE and wordish:
+                flex()
+            out.append(text)
+            after = toks[i + 2] if i + 2 < len(toks) else ("other", "")
+            if ch in _SPACE_AFTER and nxt[0] == "lit" and after[0] != "quant":
+                flex()
+            continue
+        out.append(text)
+    return "".join(out)
+
+
+_PIECE_SPLIT = re.compile(r"\s*[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"]\s*| (?=[^\w])|(?<=[^\w]) ")
+
+
+def tolerant_literal(literal: str) -> str:
+    """A prefilter literal every tolerant match still holds: the longest piece between the places
+    where `tolerant` lets whitespace come or go (the literal itself when no piece is long enough)."""
+    pieces = [p for p in _PIECE_SPLIT.split(literal) if p]
+    best = max(pieces, key=len, default="")
+    return best if len(best) >= MIN_LITERAL or best == literal else literal
 
 
 def _best(cands: list[list[str]]) -> list[str] | None:
@@ -168,7 +330,11 @@ def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
 
 
 def literals_for(sig: Signature) -> list[str] | None:
-    return list(sig.literals) if sig.literals else derive_literals(sig.regex)
+    """Prefilter literals: every line the (tolerant) signature matches holds one of them."""
+    lits = list(sig.literals) if sig.literals else derive_literals(sig.regex)
+    if lits is None or sig.ignore_case:
+        return lits
+    return list(dict.fromkeys(tolerant_literal(lit) for lit in lits))
 
 
 def compile_signature(entry_id: str, sig: Signature) -> CompiledSignature:
