@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from time import thread_time
 from typing import Any, NamedTuple
@@ -397,13 +397,16 @@ class Matcher:
         matches, timed_out = self._run_signatures(state, no, level, raw, text, literals)
         # A long line holding a signature's literal that matched nothing: perhaps a terminal or an editor
         # wrapped it. Try it joined with its continuation (with and without a space).
-        wrapped = not matches and joined is None and bool(literals) and len(raw) >= WRAP_MIN_CHARS
+        wrapped = (joined is None and len(raw) >= WRAP_MIN_CHARS and not any(cs.sig.role == "trigger" for cs, _ in matches)
+                   and (bool(literals) or is_error_line(line)))  # type: ignore[arg-type]
         if wrapped:
+            done = {cs.key for cs, _ in matches}
             for cont in _continuations(line, following() if callable(following) else following):
                 joined_lits = [lit for lit in self._index.find(cont) if lit in by_literal]
-                matches, more = self._run_signatures(state, no, level, raw, cont, joined_lits)
-                timed_out = timed_out or more
-                if matches:
+                more, slow = self._run_signatures(state, no, level, raw, cont, joined_lits, done)
+                timed_out = timed_out or slow
+                if more:
+                    matches += more
                     break
         matched = {cs.entry_id for cs, _ in matches}
         error = is_error_line(line)  # type: ignore[arg-type]
@@ -423,15 +426,16 @@ class Matcher:
         return _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
 
     def _run_signatures(self, state: MatchState, no: int, level: Level | None, raw: str, text: str,
-                        literals: list[str]) -> tuple[list[_Match], bool]:
-        """Run the signatures these literals lead to on one line's text; record what matches.
+                        literals: list[str], skip: Collection[str] = ()) -> tuple[list[_Match], bool]:
+        """Run the signatures these literals lead to on one line's text (but those in `skip`); record
+        what matches.
 
         Returns the matches and whether a signature was skipped as slow (the line's result then depends
         on this log's history and is not remembered)."""
         matches: list[_Match] = []
         timed_out = False
         for cs in self._sig_list(literals, text):
-            if not level_ok(level, cs.sig.level):
+            if not level_ok(level, cs.sig.level) or cs.key in skip:
                 continue
             if cs.key in state.slow_signatures:
                 timed_out = True  # what this line yields depends on this log's history
@@ -596,18 +600,25 @@ WRAP_MIN_CHARS = 60
 
 
 def _continuations(line: _Line, following: Sequence[bytes]) -> list[str]:
-    """The line joined with the next non-blank line, when that line carries no prefix of its own (a
-    wrapped tail): without a separator (a terminal cut mid-word) and with one space (an editor's wrap)."""
+    """The line joined with the lines that continue it: the next non-blank lines that carry no prefix of
+    their own, while the piece before each was long (a wrapped tail). Two ways: without a separator (a
+    terminal cut mid-word) and with one space (an editor's wrap)."""
+    tails: list[str] = []
+    before = len(line.raw)
     for raw in following:
         nxt = decode_line(raw).rstrip("\r")
         if not nxt.strip():
             continue  # Windows pastes: a blank line between every line
+        if before < WRAP_MIN_CHARS:
+            break
         cont = parse_line(line.no + 1, nxt)
         if cont.level is not None or cont.origin is not None or nxt.lstrip().startswith("["):
-            return []
-        tail = nxt.strip()
-        return [line.text + tail, line.text + " " + tail]
-    return []
+            break
+        tails.append(nxt.strip())
+        before = len(nxt)
+    if not tails:
+        return []
+    return [line.text + "".join(tails), " ".join([line.text, *tails])]
 
 
 def _join_wrapped(line: LogLine | _Line, following: Sequence[bytes]) -> str | None:

@@ -173,6 +173,14 @@ def _char(tok: tuple[str, str]) -> str:
     return tok[1][-1]
 
 
+def _spaceless(tok: tuple[str, str]) -> bool:
+    """An atom that never matches whitespace (so optional whitespace beside its repeat is unambiguous)."""
+    kind, text = tok
+    if kind == "class":
+        return not text.startswith("[^") and " " not in text and "\\s" not in text
+    return text in ("\\d", "\\w", "\\S")
+
+
 def tolerant(pattern: str) -> str:
     """The pattern with optional whitespace where pastes lose or gain it.
 
@@ -188,11 +196,19 @@ def tolerant(pattern: str) -> str:
         if not out or out[-1] != _FLEX:
             out.append(_FLEX)
 
+    def beside(i: int, step: int, skip: tuple[str, ...]) -> tuple[str, str]:
+        """The nearest token in one direction, looking through group boundaries and repeats."""
+        j = i + step
+        while 0 <= j < len(toks) and toks[j][0] in skip:
+            j += step
+        return toks[j] if 0 <= j < len(toks) else ("other", "")
+
     for i, (kind, text) in enumerate(toks):
         prev = toks[i - 1] if i else ("other", "")
         nxt = toks[i + 1] if i + 1 < len(toks) else ("other", "")
         quantified = nxt[0] == "quant"
-        if kind == "space" and not quantified and (prev[0] == "punct" or nxt[0] == "punct"):
+        if kind == "space" and not quantified and (
+                beside(i, -1, ("close", "quant"))[0] == "punct" or beside(i, 1, ("open",))[0] == "punct"):
             flex()
             continue
         if kind == "punct" and not quantified:
@@ -203,12 +219,14 @@ def tolerant(pattern: str) -> str:
             while k >= 0 and toks[k][0] == "close":  # "(?P<code>\\d+):" ends in what the group ends in
                 k -= 1
             last = toks[k] if k >= 0 else ("other", "")
-            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and toks[k - 1][1] in ("\\d", "\\w"))
+            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and _spaceless(toks[k - 1]))
             if ch in _SPACE_BEFORE and wordish:
                 flex()
             out.append(text)
             after = toks[i + 2] if i + 2 < len(toks) else ("other", "")
-            if ch in _SPACE_AFTER and nxt[0] == "lit" and after[0] != "quant":
+            first = beside(i, 1, ("open",))  # "\\((?P<code>\\d+)": what the group starts with
+            starts_plain = first[0] == "lit" or _spaceless(first)
+            if ch in _SPACE_AFTER and starts_plain and (nxt[0] == "open" or after[0] != "quant"):
                 flex()
             continue
         out.append(text)

@@ -17,7 +17,7 @@ from troubleshooter.core.ingest import Opened
 BUFFER_BYTES = 8 * 1024 * 1024
 MIN_BUFFER_BYTES = 256 * 1024
 """Small inputs start with a buffer this big (it grows up to BUFFER_BYTES)."""
-CONTEXT_LINES = 2
+CONTEXT_LINES = 4
 """Lines after a candidate that it may need (a line wrapped by a terminal continues on them)."""
 MAX_LINE_BYTES = 16 * 1024
 """Only this much of a line is handed on for matching (the line keeps its number)."""
@@ -204,7 +204,7 @@ def _per_line(on_candidate: CandidateFn) -> RegionFn:
     return region
 
 
-def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = 2) -> list[bytes]:
+def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT_LINES) -> list[bytes]:
     """Up to n lines starting at pos (each capped at MAX_LINE_BYTES), for wrapped-line joining."""
     out: list[bytes] = []
     for _ in range(n):
