@@ -78,8 +78,7 @@ def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = Fals
 
 def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | None = None) -> Engine:
     """The shared engine for these KB folders (built on first use)."""
-    key = (tuple(str(p) for p in extra) + (os.environ.get("TRT_WHY_KB_PATH", ""),),
-           finder_choice(prefer))
+    key = ((*(str(p) for p in extra), os.environ.get("TRT_WHY_KB_PATH", "")), finder_choice(prefer))
     with _lock:
         engine = _engines.get(key)
         if engine is None:
@@ -137,7 +136,8 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
     if lines and nbytes and not diagnoses and not state.error_lines:
         notes.append("no known failure and no error line found")
     if state.error_lines_seen > len(state.error_lines):
-        notes.append(f"{state.error_lines_seen} error lines; the first {len(state.error_lines)} were examined for unexplained errors")
+        notes.append(f"{state.error_lines_seen} error lines; the first {len(state.error_lines)} were examined "
+                     "for unexplained errors")
     if engine.kb.problems:
         notes.append(f"{len(engine.kb.problems)} KB entries could not be loaded (run `trt-why kb validate`)")
     unexplained = _unexplained(state, diagnoses, fired, engine)
@@ -184,7 +184,7 @@ def _unexplained(state: MatchState, diagnoses: list, fired: set[str], engine: En
     return unexplained(state.error_lines, diagnoses, fired, _SuggesterWhenNeeded(engine))  # type: ignore[arg-type]
 
 
-def diagnose(
+def diagnose(  # noqa: PLR0913  # public API: keyword-only options (one options object: #15)
     log: str | bytes,
     *,
     model: str | os.PathLike[str] | None = None,
@@ -204,7 +204,7 @@ def diagnose(
     return _post(report, model, trt_version, redact, redact_names)
 
 
-def diagnose_path(
+def diagnose_path(  # noqa: PLR0913  # public API: keyword-only options (one options object: #15)
     path: str | os.PathLike[str],
     *,
     model: str | os.PathLike[str] | None = None,
@@ -222,7 +222,7 @@ def diagnose_path(
     return _post(report, model, trt_version, redact, redact_names)
 
 
-def diagnose_stream(
+def diagnose_stream(  # noqa: PLR0913  # public API: keyword-only options (one options object: #15)
     stream: IO[bytes],
     *,
     name: str = "<stdin>",

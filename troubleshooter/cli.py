@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -147,10 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _dispatch(argv)
         finally:
-            try:
+            with contextlib.suppress(BrokenPipeError, ValueError):
                 sys.stdout.flush()
-            except (BrokenPipeError, ValueError):
-                pass
     except KeyboardInterrupt:
         sys.stderr.write("trt-why: interrupted\n")
         return exit_codes.INTERRUPTED

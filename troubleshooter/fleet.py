@@ -14,6 +14,7 @@ whatever distributes the work: there is no cluster code here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import glob
 import json
@@ -267,10 +268,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     jobs = min(jobs, len(paths))
     total = 0
     for path in paths:
-        try:
+        with contextlib.suppress(OSError):
             total += os.path.getsize(path)
-        except OSError:
-            pass
     # On a terminal the text summary may show a bar; JSONL on a terminal is still for programs.
     bar = _progress(total, not args.no_progress and (args.format == "text" or not sys.stdout.isatty()))
     summary = Summary()

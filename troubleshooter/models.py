@@ -65,7 +65,9 @@ class Environment(_Frozen):
     compute_capability: str | None = Field(default=None, description="e.g. '8.7'.")
     platform: str | None = Field(default=None, description="linux, windows, wsl or jetson.")
     jetpack: str | None = Field(default=None, description="JetPack version when the log names it.")
-    precisions: list[str] = Field(default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed.")
+    precisions: list[str] = Field(
+        default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed."
+    )
     front_end: str | None = Field(default=None, description="trtexec, python, polygraphy, torch-tensorrt, onnxruntime, triton.")
     onnx_opset: int | None = Field(default=None, description="ONNX opset of the parsed model.")
     onnx_ir_version: str | None = Field(default=None, description="ONNX IR version of the parsed model.")

@@ -19,6 +19,7 @@ Every layer shares one ``_Status``: the outer stream says whether reading stoppe
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import stat
@@ -409,11 +410,8 @@ def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opene
     stream = _Limited(stream, status, MAX_INPUT_BYTES)
     stream.count = len(head)  # the two bytes read to look for gzip's magic are part of the text
     sniff = head + _read_head(stream, SNIFF_BYTES - len(head))
-    encoding = "utf-8"
-    if sniff.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encoding = "utf-16"
-    else:
-        encoding = _utf16_without_bom(sniff) or encoding
+    bom = sniff.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    encoding = "utf-16" if bom else _utf16_without_bom(sniff) or "utf-8"
     nul_skipped = 0
     if encoding == "utf-8":  # UTF-16 text is full of NULs; anything else may start with a block of them
         sniff, nul_skipped = _skip_leading_nul(stream, sniff)
@@ -447,10 +445,8 @@ def _guarded_wrap(raw: Any, name: str, size_hint: int | None, own: bool) -> Open
         return _wrap(raw, name, size_hint, own)
     except BaseException:
         if own:
-            try:
+            with contextlib.suppress(OSError):
                 raw.close()
-            except OSError:
-                pass
         raise
 
 

@@ -349,10 +349,10 @@ class Matcher:
             from troubleshooter.core.hsfinder import HyperscanLiteralSet
 
             self._index = HyperscanLiteralSet([*self.by_literal, *self._gate_literals])
-        except Exception:  # noqa: BLE001 - no hyperscan: the pure index stays
+        except Exception:
             return
 
-    def _feed(self, state: MatchState, no: int, raw_bytes: bytes,
+    def _feed(self, state: MatchState, no: int, raw_bytes: bytes,  # noqa: C901, PLR0912  # one candidate line, start to end: the per-line slow path
               following: Sequence[bytes] | Callable[[], Sequence[bytes]]) -> _LineInfo | None:
         """`feed`, returning what the line yields when that can be remembered.
 
@@ -469,7 +469,7 @@ class Matcher:
             _record(state, cs, no, raw, groups)
         return matches, timed_out
 
-    def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,
+    def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,  # noqa: C901, PLR0912, PLR0915  # the per-line fast path, one frame on purpose (measured)
                     line_base: int, context_end: int | None = None, numpy: Any = None) -> int:
         """Process the candidate lines of buf[:end] (whole lines), `line_base` lines before it; the
         lines up to `context_end` follow them (context for wrapped lines only).

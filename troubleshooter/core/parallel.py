@@ -143,7 +143,7 @@ def chunk_count(size: int, jobs: int) -> int:
     return max(jobs, jobs * CHUNKS_PER_JOB, min(size // CHUNK_BYTES, 1024))
 
 
-def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encoding: str = "utf-8",
+def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encoding: str = "utf-8",  # noqa: C901, PLR0915  # process pool life cycle in one place; split with the reading layer (#15)
                        progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
     """Scan a file on `jobs` processes: this one and `jobs - 1` forked ones.
 
@@ -222,7 +222,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             try:
                 work(lambda k, result: conn.send((k, result)))  # each chunk as soon as it is done
                 conn.send("done")
-            except BaseException as exc:  # noqa: BLE001 - the parent falls back to one pass
+            except BaseException as exc:
                 with contextlib.suppress(Exception):
                     conn.send(exc.__class__.__name__)
             finally:
@@ -240,7 +240,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                         merge.failed = True  # the child's error, by name
                         return
                     merge.add(*got)
-            except Exception:  # noqa: BLE001 - EOF (the child died) or a broken message
+            except Exception:
                 merge.failed = True
 
         procs = []

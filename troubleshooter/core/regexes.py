@@ -80,7 +80,7 @@ _CLASS_ESCAPES = frozenset("dDsSwWbBAZzGnrtfvae0123456789pPNXuUx")
 """Escapes that are not a punctuation literal (classes, anchors, code points, back-references)."""
 
 
-def _tokens(pattern: str) -> list[tuple[str, str]]:
+def _tokens(pattern: str) -> list[tuple[str, str]]:  # noqa: C901, PLR0912, PLR0915  # a tokenizer: one branch per regex construct
     """The pattern as (kind, text) atoms: space, punct (a literal punctuation character, escaped or not),
     lit, class, open, close, quant, other. Enough to place optional whitespace; never reorders anything."""
     out: list[tuple[str, str]] = []
@@ -204,7 +204,6 @@ def tolerant(pattern: str) -> str:
         return toks[j] if 0 <= j < len(toks) else ("other", "")
 
     for i, (kind, text) in enumerate(toks):
-        prev = toks[i - 1] if i else ("other", "")
         nxt = toks[i + 1] if i + 1 < len(toks) else ("other", "")
         quantified = nxt[0] == "quant"
         if kind == "space" and not quantified and (
@@ -292,7 +291,7 @@ def derive_literals(pattern: str) -> list[str] | None:
     """Literals of which every match contains at least one, or None if none can be derived."""
     try:
         tree = sre_parse.parse(pattern)
-    except (re.error, Exception):  # noqa: BLE001 - regex-only syntax: ask the author for literals
+    except (re.error, Exception):
         return None
     if tree.state.flags & re.IGNORECASE:
         return None
@@ -312,7 +311,7 @@ def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
     c = sre_c
     try:
         tree = sre_parse.parse(pattern)
-    except Exception:  # noqa: BLE001 - regex-only syntax
+    except Exception:
         return ()
     if tree.state.flags & (re.IGNORECASE | re.VERBOSE):
         return ()
@@ -493,7 +492,7 @@ def _parse(pattern: str) -> Any:
     for candidate in (pattern, _NAMED_GROUP.sub("(?:", pattern)):  # regex allows repeated group names
         try:
             return list(sre_parse.parse(candidate))
-        except Exception:  # noqa: BLE001, S112 - fall back to the literal-led inputs
+        except Exception:
             continue
     return None
 
@@ -729,7 +728,7 @@ def looks_behind(pattern: str, flags: int = 0) -> bool:
 
     try:
         return walk(sre_parse.parse(pattern, flags))
-    except Exception:  # noqa: BLE001 - cannot tell: say yes (the slower, exact way)
+    except Exception:
         return True
 
 

@@ -32,7 +32,7 @@ ProgressFn = Callable[[int], None]
 
 # -- the driver -------------------------------------------------------------------------------------
 
-def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,
+def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,  # noqa: C901, PLR0912, PLR0913, PLR0915  # the streaming driver; moves to the reading layer (#15)
                 progress: ProgressFn | None = None, buffer_bytes: int = BUFFER_BYTES, *,
                 on_region: RegionFn | None = None, context_after: Callable[[], bytes] | None = None,
                 initial_bytes: int | None = None, spare: list[bytearray] | None = None) -> tuple[int, int, bool]:

@@ -133,7 +133,7 @@ def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses
                 run_explained[j] = flag
             start = i
     groups: dict[str, list[LogLine]] = {}
-    for (line, _ids), own, run in zip(error_lines, explained, run_explained):
+    for (line, _ids), own, run in zip(error_lines, explained, run_explained, strict=True):
         if own or (run and not _STANDALONE.search(line.text)):
             continue
         groups.setdefault(mask(line.text), []).append(line)

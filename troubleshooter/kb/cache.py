@@ -14,6 +14,7 @@ read or written is simply ignored; TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACH
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -130,7 +131,5 @@ def _prune(folder: Path, keep: Path) -> None:
         return
     for old in files[KEEP_FILES:]:
         if old != keep:
-            try:
+            with contextlib.suppress(OSError):
                 old.unlink()
-            except OSError:
-                pass

@@ -102,12 +102,11 @@ def run_examples(entry: Entry) -> list[CaseResult]:
                     results.append(CaseResult(case, False, f"captures differ: {detail}"))
                     continue
                 results.append(CaseResult(case, True))
+            elif found is not None:
+                lines = ", ".join(str(e.line) for e in found.evidence[:3])
+                results.append(CaseResult(case, False, f"must not match, but matched on line(s) {lines}"))
             else:
-                if found is not None:
-                    lines = ", ".join(str(e.line) for e in found.evidence[:3])
-                    results.append(CaseResult(case, False, f"must not match, but matched on line(s) {lines}"))
-                else:
-                    results.append(CaseResult(case, True))
+                results.append(CaseResult(case, True))
     return results
 
 

@@ -47,7 +47,7 @@ def lint(
     for rule in all_rules():
         try:
             findings.extend(rule.check(ctx))
-        except Exception as err:  # noqa: BLE001 - a rule bug must not hide the other findings
+        except Exception as err:
             ctx.notes.append(f"rule {rule.id} could not run: {type(err).__name__}: {str(err)[:200]}")
     notes = _notes(ctx)
     if polygraphy:
@@ -112,7 +112,7 @@ def _index(ctx: LintContext) -> ModelIndex:
     consumers = {name: [ctx.name_of(i) for i, _ in users] for name, users in ctx.consumers.items()}
     return ModelIndex(
         nodes=list(ctx.names),
-        op_types={name: node.op_type for name, node in zip(ctx.names, ctx.nodes)},
+        op_types={name: node.op_type for name, node in zip(ctx.names, ctx.nodes, strict=True)},
         producers={tensor: ctx.name_of(i) for tensor, i in ctx.producer.items()},
         consumers=consumers,
         inputs=[v.name for v in ctx.inputs],

@@ -81,7 +81,7 @@ class LintContext:
 
     def all_nodes(self) -> Iterator[tuple[str, NodeProto]]:
         """(name, node) for every node, subgraphs included (unnamed top-level nodes get made-up names)."""
-        yield from zip(self.names, self.nodes)
+        yield from zip(self.names, self.nodes, strict=True)
         for graph in list(iter_graphs(self.graph))[1:]:
             for node in graph.node:
                 yield node.name or f"{node.op_type}({node.output[0] if node.output else ''})", node
@@ -193,11 +193,11 @@ class LintContext:
         stripped = stripped_copy(self.model, self.sorted_nodes())
         try:
             result = onnx.shape_inference.infer_shapes(stripped, strict_mode=True, data_prop=True)
-        except Exception as err:  # noqa: BLE001 - InferenceError, ValidationError, RuntimeError from C++
+        except Exception as err:
             self._strict_error = " ".join(str(err).split())
             try:
                 result = onnx.shape_inference.infer_shapes(stripped, strict_mode=False, data_prop=True)
-            except Exception:  # noqa: BLE001 - shapes stay unknown
+            except Exception:
                 result = stripped
         shapes: dict[str, Shape] = {}
         graph = result.graph

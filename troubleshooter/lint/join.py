@@ -37,8 +37,8 @@ _SPLIT = re.compile(r"\s+\+\s+|PWN\(|\(|\)|,\s*|\s+\|\s+")
 def candidate_names(value: str) -> list[str]:
     """The whole captured string and every name inside a fused layer name."""
     names = [value.strip()]
-    for part in _SPLIT.split(value):
-        part = part.strip().strip("[]{}'\"").rstrip(".")
+    for raw_part in _SPLIT.split(value):
+        part = raw_part.strip().strip("[]{}'\"").rstrip(".")
         if part and part not in names and part not in ("PWN", "ForeignNode"):
             names.append(part)
     return names

@@ -89,7 +89,8 @@ def _fields(head: bytes, size: int) -> tuple[str, str]:
                 break
             end = length[1] + length[0]
             if end > size:
-                return "truncated", f"the file ends {end - size} bytes early inside field {number} (a truncated download or copy?)"
+                return ("truncated",
+                        f"the file ends {end - size} bytes early inside field {number} (a truncated download or copy?)")
             if end > len(head):
                 # The rest of this field is beyond what was read; protobuf failed inside it.
                 return "truncated", "the file is corrupt or truncated inside the graph (re-export or re-download it)"

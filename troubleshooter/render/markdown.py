@@ -16,7 +16,7 @@ def fence(code: str, lang: str = "") -> str:
     return f"{ticks}{lang}\n{code.rstrip()}\n{ticks}"
 
 
-def diagnosis_md(d: Diagnosis, full: bool = True) -> str:
+def diagnosis_md(d: Diagnosis, full: bool = True) -> str:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis; the renderers are reworked in #16
     parts = [f"### {_BADGE[d.severity]}: {d.title}",
              f"`{d.id}` · confidence {d.confidence:.2f} · {d.occurrences} line(s)"]
     ev = [e for e in d.evidence if e.role == "trigger"][: 4 if full else 2]

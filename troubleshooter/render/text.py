@@ -84,7 +84,7 @@ def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3, full: bool = Fals
     return out
 
 
-def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = False) -> list[str]:
+def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = False) -> list[str]:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis; the renderers are reworked in #16
     icon = _c(_ICON[d.severity], _COLOUR[d.severity], colour)
     title = d.title if len(d.title) <= 60 else d.title[:59] + "…"
     out = [f"{icon} {title:<60} {_c(d.id, _DIM, colour)}  {d.confidence:.2f}"]

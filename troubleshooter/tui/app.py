@@ -143,7 +143,7 @@ class TrtWhyApp(DialogActions, App[int]):
             log = jobs.read_log_text(request, cancelled)
         except jobs.Cancelled:
             return
-        except Exception as exc:  # noqa: BLE001 - shown to the user in one line, never a traceback
+        except Exception as exc:
             if not cancelled():
                 self.post_message(DiagnosisFailed(run_id, jobs.one_line(exc)))
             return
@@ -224,7 +224,7 @@ class TrtWhyApp(DialogActions, App[int]):
         self.post_message(LintProgress(run_id, f"Loading and checking {os.path.basename(model)}…"))
         try:
             joined, lint_report = jobs.lint_model(model, report, trt_version)
-        except Exception as exc:  # noqa: BLE001 - shown to the user in one line
+        except Exception as exc:
             if not worker.is_cancelled:
                 self.post_message(LintFailed(run_id, jobs.one_line(exc)))
             return

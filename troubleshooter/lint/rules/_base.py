@@ -68,7 +68,7 @@ def qdq_params(ctx: LintContext) -> list[Qdq]:
         return cached
     result: list[Qdq] = []
     for index, node in ctx.qdq_nodes():
-        inputs = list(node.input) + ["", "", ""]
+        inputs = [*node.input, "", "", ""]
         x, scale, zp = inputs[0], inputs[1], inputs[2] or None
         scale_value = ctx.const_array(scale) if scale else None
         zp_value = ctx.const_array(zp) if zp else None
