@@ -163,7 +163,8 @@ def _failure(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_bu
     succeeded_at = last_build[0] if last_build is not None and last_build[1] else 0
     failing = [u for u in unexplained if u.line > succeeded_at]
     errors = [d for d in diagnoses if d.severity == "error"]
-    failure = bool(errors) or bool(failing)
+    # The log's own verdict counts too: "&&&& FAILED", "Engine could not be created" as its last outcome.
+    failure = bool(errors) or bool(failing) or (last_build is not None and not last_build[1])
     if not failing:
         return failure, None
     first = min(failing, key=lambda u: u.line)

@@ -45,15 +45,21 @@ _RULES: list[tuple[re.Pattern[str], str | None, bool]] = [
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
     (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
-    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} " + _LVL + r"\]\s*"), None, True),
+    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*"), None, True),
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
-    (re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False),
+    (re.compile(r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False),
+    # GLib / GStreamer: "(gst-plugin-scanner:7): GStreamer-WARNING **: 18:43:36.486: "
+    (re.compile(r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?"), "glib", False),
     # ISO timestamp, optionally bracketed.
     (re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)"), None, False),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
     (re.compile(r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*"), None, False),
     # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
-    (re.compile(r"(?P<lvl>[IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False),
+    (re.compile(r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False),
+    # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
+    (re.compile(r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*"), None, False),
+    # protobuf: "[libprotobuf ERROR google/protobuf/text_format.cc:298] "
+    (re.compile(r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*"), None, False),
     # Python logging: "2024-... - name - ERROR - " (the timestamp was removed above) or "ERROR:name:"
     (re.compile(r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - "), "python-logging", False),
     # Torch-TensorRT: "ERROR: [Torch-TensorRT TorchScript Conversion Context] - " / "ERROR:torch_tensorrt [..]:"
@@ -85,7 +91,8 @@ _PAYLOAD_ERROR = re.compile(
     r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^\*\*\* (?:SIGSEGV|SIGABRT)|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
-    r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+"
+    r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
+    r"|\bAccess violation (?:reading|writing|executing) location\b|\bexport failure\b"
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
@@ -94,10 +101,15 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:Could not|could not|Unable to|unable to|Cannot|cannot|Can not|can not) (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register)\b"
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
-    r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c"
+    r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c|^Error: |^Error occurred when executing "
+    r"|^Unsupported ONNX data type\b|^Falling back to \[.*\] and retrying|\bDifference exceeds tolerance\b"
+    r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
+    r"|^CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
+    r"|^#\d+\s+0x[0-9a-f]{6,} in "  # a native stack trace (gdb's bt) after a crash
     # the dynamic loader: a library that cannot be found, opened or linked (TensorFlow says the same
     # words in a harmless start-up warning about optional TensorRT libraries)
     r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"
+    r"|\brelocation error: "
 )
 """A failure on a line with no severity tag at all (a tagged info or warning line may say such words
 harmlessly: "[W] Could not read timing cache", "[V] Tactic ... failed")."""
@@ -160,6 +172,8 @@ def payload_level(level: Level | None, text: str) -> Level | None:
             return Level.ERROR
     elif level is Level.WARNING and _PAYLOAD_ERROR.search(text):
         return Level.ERROR
+    elif level is Level.INFO and "export failure" in text:
+        return Level.ERROR  # Ultralytics logs "TensorRT: export failure ..." at INFO
     return level
 
 

@@ -59,10 +59,15 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
                  "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
                  "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
-                 "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c")
+                 "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c",
+                 "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
+                 "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
+                 "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
+                 "Internal: ", "relocation error", "[error]", "[critical]")
 """Literals of which every error line (`logs.is_error_line` after `logs.payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at."""
-MARKER_PATTERNS = (r"^[EF]\d{4} \d",)  # glog / Triton error lines
+MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
+                   r"^#\d+\s+0x[0-9a-f]{6}")  # frames of a native stack trace (gdb's bt)
 
 ENV_GATE_EXTRA = ("usr/", "opt/", "home/", "workspace/")
 """With the environment's own literals: a line holding none of these cannot change the environment
