@@ -1,0 +1,59 @@
+"""core/next_steps.py: what the report says to do about an error no KB entry explains."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from troubleshooter import diagnose
+from troubleshooter.core.next_steps import fail_regex, first_error_steps
+from troubleshooter.models import Environment
+
+LINES = [
+    "Error[2]: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: Internal Error "
+    "(ForeignNode does not support data-dependent shape for now.)",
+    "IExecutionContext::setInputShape: Error Code 3: API Usage Error (Parameter check failed, condition: "
+    "engineDims.d[i] == dims.d[i]. Static dimension mismatch while setting input shape.)",
+    "Could not find any implementation for node /model.2/Conv + PWN(PWN(/x/Sigmoid), /x/Mul).",
+    "a message with regex characters: (a|b)* [x] {1} $ ^ \\ ?",
+]
+
+
+@pytest.mark.parametrize("line", LINES, ids=["myelin", "set-input-shape", "fusion", "metacharacters"])
+def test_fail_regex_matches_the_line_again_and_variants_with_other_numbers(line: str) -> None:
+    rx = fail_regex(line)
+    assert re.search(rx, line)
+    assert re.search(rx, re.sub(r"\d+", "77", line))
+    assert len(rx) <= 200
+
+
+def test_fail_regex_keeps_the_message_not_the_code_location() -> None:
+    assert fail_regex(LINES[0]) == "ForeignNode does not support data-dependent shape for now"
+
+
+def test_steps_name_the_front_end_and_the_known_versions() -> None:
+    env = Environment(tensorrt_version="8.6.1", gpu="NVIDIA Orin", front_end="polygraphy")
+    steps = first_error_steps(LINES[0], env)
+    assert steps[0].command is not None and "polygraphy run" in steps[0].command.code
+    reduce_cmd = steps[1].command
+    assert reduce_cmd is not None
+    words = shlex.split(reduce_cmd.code)
+    assert words[:3] == ["polygraphy", "debug", "reduce"]
+    # --fail-regex belongs to `debug reduce`: it must come before --check
+    assert words.index("--fail-regex") < words.index("--check")
+    assert "8.6.1" in steps[2].text and "NVIDIA Orin" in steps[2].text
+
+
+def test_a_report_leads_with_the_first_unexplained_error_before_its_cascade() -> None:
+    log = ("[11/02/2023-10:12:40] [E] Error[2]: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: "
+           "Internal Error (Frobnicator does not support widgets yet.)\n"
+           "[11/02/2023-10:12:40] [E] Error[2]: [builder.cpp::buildSerializedNetwork::751] Error Code 2: Internal "
+           "Error (Assertion engine != nullptr failed. )\n"
+           "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n")
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.line == 1
+    assert len(report.first_error.next_steps) == 3
+    assert all(d.cascade for d in report.diagnoses if d.severity == "error")
+    assert report.exit_status == 1

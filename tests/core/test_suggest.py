@@ -1,0 +1,47 @@
+"""core/suggest.py: masked text, closest known issues (suggestions, never verdicts), unexplained lines."""
+
+from __future__ import annotations
+
+from troubleshooter import diagnose
+from troubleshooter.api import get_engine
+from troubleshooter.core.suggest import mask
+
+
+def test_mask_hides_values_that_differ_between_two_runs_of_one_message() -> None:
+    a = mask("[optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error (node /model.2/cv1/conv/Conv 0x1f)")
+    b = mask("[optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (node /backbone/Conv_7 0xdead)")
+    assert a == b
+    assert "3869" not in a and "/model.2" not in a and "0x1f" not in a
+
+
+def test_mask_keeps_the_words() -> None:
+    assert "Could not find any implementation" in mask("Could not find any implementation for node x.")
+
+
+def test_similar_ranks_the_entry_whose_examples_resemble_the_line() -> None:
+    suggester = get_engine().suggester
+    line = "Error Code 1: Myelin (myelinVersionMismatch : Compiled against cuBLAS 11.8 but running against 11.4)"
+    found = suggester.similar(line)
+    assert found and found[0].id in ("myelin-error", "cudnn-cublas-version-mismatch")
+    assert all(0 <= s.score <= 100 for s in found)
+
+
+def test_similar_says_nothing_for_unrelated_text() -> None:
+    assert get_engine().suggester.similar("the quick brown fox jumps over the lazy dog") == []
+
+
+def test_search_finds_entries_by_words() -> None:
+    hits = get_engine().suggester.search("int8 depthwise")
+    assert hits and hits[0].id == "int8-grouped-conv-alignment"
+
+
+def test_an_unexplained_error_is_listed_once_per_masked_text_with_suggestions_only() -> None:
+    log = "\n".join(
+        f"[11/02/2023-10:12:4{i}] [E] [TRT] 2: [graph.cpp::check::{100 + i}] Error Code 2: Internal Error "
+        f"(Assertion frobnicate(widget, {i}) failed.)" for i in range(3)
+    )
+    report = diagnose(log)
+    assert len(report.unexplained) == 1 and report.unexplained[0].count == 3
+    assert report.unexplained[0].line == 1
+    assert not any(d.id in {s.id for s in report.unexplained[0].similar} for d in report.diagnoses)
+    assert report.failure and report.exit_status == 1

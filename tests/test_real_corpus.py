@@ -1,0 +1,76 @@
+"""The real corpus (sample_logs/real: logs copied from public issue threads) scored as `trt-why eval`
+scores it, against the floors the project has reached. A change that makes the tool worse on what
+users really paste fails here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from troubleshooter.evaluate import EvalResult, evaluate, label_of, load_expectation
+
+REAL = Path(__file__).resolve().parent.parent / "sample_logs" / "real"
+
+# Floors (issue #13's targets where they are met; otherwise the figure measured on 2026-11-24, to be
+# raised as the engine improves: see README "Accuracy").
+TOP1 = 0.90
+TOP3 = 0.97
+SEEN = 0.96
+"""Share of failing logs that exit 1. The target is every one; the misses are pastes that show no
+failure line (harmless tactic skips, a cut paste) or wordings not yet recognised."""
+UNCOVERED_OK = 0.95
+UNRESOLVED_SEEN = 0.90
+
+
+@pytest.fixture(scope="module")
+def result() -> EvalResult:
+    return evaluate(REAL)
+
+
+def test_the_corpus_is_large_and_has_both_halves() -> None:
+    expects = sorted(REAL.glob("*.expect.yaml"))
+    assert len(expects) >= 300
+    data = [load_expectation(p) for p in expects]
+    halves = {d.get("half") for d in data}
+    assert halves == {"unbiased", "targeted"}
+    assert sum(1 for d in data if d.get("half") == "unbiased") >= 150
+
+
+@pytest.mark.parametrize("expect", sorted(REAL.glob("*.expect.yaml")), ids=lambda p: p.name[: -len(".expect.yaml")])
+def test_every_log_has_provenance_and_one_label(expect: Path) -> None:
+    data = load_expectation(expect)
+    assert str(data.get("source", "")).startswith("https://github.com/"), "source: the issue URL"
+    assert data.get("established"), "established: what the thread established"
+    assert data.get("confidence") in ("high", "medium", "low")
+    labels = [bool(data.get("top")) and not data.get("negative"), bool(data.get("uncovered")),
+              bool(data.get("unresolved")), bool(data.get("negative"))]
+    assert sum(labels) == 1, "exactly one of top / uncovered / unresolved / negative"
+    assert label_of(data) in ("covered", "uncovered", "unresolved", "negative")
+    log = expect.with_name(expect.name[: -len(".expect.yaml")] + ".log")
+    assert log.is_file() and log.stat().st_size > 0
+
+
+def test_covered_logs_get_their_entry_first(result: EvalResult) -> None:
+    misses = [f"{c.name}: {c.top} -> {c.got[:2]}" for c in result.positives if not c.ok_top1]
+    assert result.top1 >= TOP1, misses
+    assert result.top3 >= TOP3, misses
+
+
+def test_failing_logs_are_seen(result: EvalResult) -> None:
+    unseen = [c.name for c in result.failing if not c.seen]
+    assert result.seen >= SEEN, unseen
+
+
+def test_no_false_error_on_negatives(result: EvalResult) -> None:
+    assert result.false_errors == 0, [c.name for c in result.negatives if "error" in c.got_severity]
+
+
+def test_no_confident_claim_on_uncovered_causes(result: EvalResult) -> None:
+    bad = [f"{c.name}: {c.violations}" for c in result.by_label("uncovered") if not c.ok]
+    assert result.uncovered_ok >= UNCOVERED_OK, bad
+
+
+def test_unresolved_failures_are_seen(result: EvalResult) -> None:
+    assert result.unresolved_ok >= UNRESOLVED_SEEN, [c.name for c in result.by_label("unresolved") if not c.ok]
