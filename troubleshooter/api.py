@@ -141,6 +141,10 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
     if engine.kb.problems:
         notes.append(f"{len(engine.kb.problems)} KB entries could not be loaded (run `trt-why kb validate`)")
     unexplained = _unexplained(state, diagnoses, fired, engine)
+    if unexplained:
+        from troubleshooter.core.similarity import promote
+
+        diagnoses, unexplained = promote(unexplained, diagnoses, engine.matcher.entries, env)
     failure, first_error = _failure(diagnoses, unexplained, state.env.last_build, env)
     return Report(
         source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),

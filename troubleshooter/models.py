@@ -169,6 +169,12 @@ class Diagnosis(_Frozen):
         default=None, description="With a model: whether its lint findings confirm or refute this diagnosis."
     )
     model_verdict_reason: str | None = Field(default=None, description="Why the model confirms, refutes or cannot tell.")
+    matched_by: Literal["signature", "similarity"] = Field(
+        default="signature",
+        description="signature: a KB signature matched the evidence; similarity: no signature fired and the line "
+        "closely resembles one of the entry's example lines (lower confidence, see `resembles`).",
+    )
+    resembles: str | None = Field(default=None, description="With matched_by=similarity: the KB example line it resembles.")
 
 
 class Suggestion(_Frozen):
@@ -177,6 +183,7 @@ class Suggestion(_Frozen):
     id: str = Field(description="KB entry id.")
     title: str = Field(default="", description="The entry's title.")
     score: float = Field(description="Similarity 0..100 on masked text.")
+    example: str | None = Field(default=None, description="The KB example line it resembles most.")
 
 
 class Unexplained(_Frozen):

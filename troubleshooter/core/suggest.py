@@ -34,14 +34,20 @@ def mask(text: str) -> str:
 
 def corpus_of(entry: Entry) -> list[str]:
     """Texts that stand for an entry: its title and the example lines its triggers match."""
+    return [text for text, _source in sourced_corpus_of(entry)]
+
+
+def sourced_corpus_of(entry: Entry) -> list[tuple[str, str | None]]:
+    """`corpus_of` with the public thread each example line was copied from (None: the title, or a
+    written example). Measuring the similarity threshold leaves out a log's own thread."""
     from troubleshooter.core.regexes import literals_for
 
     lits = [lit for s in entry.match.signatures if s.role == "trigger" for lit in (literals_for(s) or [])]
-    texts = [entry.title]
+    texts: list[tuple[str, str | None]] = [(entry.title, None)]
     for ex in entry.examples.match:
         for line in ex.log.splitlines():
             if line.strip() and any(lit in line for lit in lits):
-                texts.append(line)
+                texts.append((line, ex.source))
     return texts
 
 
@@ -59,29 +65,44 @@ class Suggester:
             self.text[e.id] = " ".join(lits + corpus_of(e)[1:]).lower()
         self.keys: list[str] = []
         self.choices: list[str] = []
+        self.lines: list[str] = []
+        """The example line (or title) behind each choice, as the KB has it."""
+        self.sources: list[str | None] = []
         from troubleshooter.core.logs import parse_line
 
         for e in entries:
-            for t in corpus_of(e):
-                masked = mask(parse_line(0, t).text)
+            for t, source in sourced_corpus_of(e):
+                payload = parse_line(0, t).text
+                masked = mask(payload)
                 if len(masked) >= 8:
                     self.keys.append(e.id)
                     self.choices.append(masked)
+                    self.lines.append(payload)
+                    self.sources.append(source)
 
-    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()) -> list[Suggestion]:
+    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = (),
+                leave_out_source: str | None = None) -> list[Suggestion]:
+        """The entries whose example lines resemble this line most (score 0..100 on masked text).
+
+        `leave_out_source` ignores the examples copied from that thread (to measure the similarity
+        threshold on a log without its own lines in the KB)."""
         from rapidfuzz import fuzz, process  # only when a line needs a suggestion
 
         masked = mask(text)
         if not masked or not self.choices:
             return []
-        best: dict[str, float] = {}
+        best: dict[str, tuple[float, int]] = {}
         for _choice, score, idx in process.extract(masked, self.choices, scorer=fuzz.token_sort_ratio, limit=40):
             key = self.keys[idx]
             if key in exclude or score < MIN_SCORE:
                 continue
-            best[key] = max(best.get(key, 0.0), float(score))
-        ranked = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-        return [Suggestion(id=k, title=self.titles[k], score=round(s, 1)) for k, s in ranked]
+            if leave_out_source is not None and self.sources[idx] == leave_out_source:
+                continue
+            if key not in best or score > best[key][0]:
+                best[key] = (float(score), idx)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        return [Suggestion(id=k, title=self.titles[k], score=round(s, 1), example=self.lines[i])
+                for k, (s, i) in ranked]
 
     def search(self, query: str, limit: int = 10) -> list[Suggestion]:
         """Free-text search (KB browser, MCP): ids, titles, tags and example lines.

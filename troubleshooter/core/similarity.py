@@ -1,0 +1,64 @@
+"""Similarity as a last resort: an error line no signature explains, but that closely resembles one
+of an entry's example lines, becomes a diagnosis marked ``matched_by: similarity``.
+
+Below the threshold it stays an unexplained line with its closest known issues as suggestions. The
+threshold (and a margin over the next entry) was chosen on the real corpus so that at least 95 % of
+promotions name the entry the thread established, each log scored without the example lines copied
+from its own thread
+(``benchmarks/similarity_threshold.py`` measures it; README "Accuracy" has the figures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from troubleshooter.core.matcher import EntryHits, SignatureHits
+from troubleshooter.core.ranking import build_diagnosis
+from troubleshooter.kb.schema import Entry
+from troubleshooter.models import SEVERITY_RANK, Diagnosis, Environment, Evidence, Unexplained
+
+SIMILARITY_THRESHOLD = 90.0
+"""Lowest score (0..100, rapidfuzz token_sort_ratio on masked text) that promotes a line."""
+MARGIN = 5.0
+"""... and by at least this much over the next entry's best example: a line that resembles two
+entries' examples alike is a suggestion, not a verdict."""
+MAX_CONFIDENCE = 0.5
+"""A promoted diagnosis is never a confident claim: its confidence is at most this."""
+MAX_PROMOTIONS = 3
+
+
+def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], entries: dict[str, Entry],
+            env: Environment, threshold: float = SIMILARITY_THRESHOLD) -> tuple[list[Diagnosis], list[Unexplained]]:
+    """Diagnoses with the promoted ones added (in rank order), and the lines that stay unexplained.
+
+    Only error entries are promoted: an error line that resembles a harmless notice stays unexplained."""
+    found = list(diagnoses)
+    rest: list[Unexplained] = []
+    have = {d.id for d in found}
+    for u in unexplained:
+        best = u.similar[0] if u.similar else None
+        runner_up = u.similar[1].score if len(u.similar) > 1 else 0.0
+        if (best is None or best.score < threshold or best.score - runner_up < MARGIN
+                or best.id in have or best.id not in entries or entries[best.id].severity != "error"
+                or sum(d.matched_by == "similarity" for d in found) >= MAX_PROMOTIONS):
+            rest.append(u)
+            continue
+        entry = entries[best.id]
+        trigger = next(s for s in entry.match.signatures if s.role == "trigger")
+        hits = EntryHits(by_sig={trigger.id: SignatureHits(
+            count=u.count, first_line=u.line, last_line=u.line,
+            evidence=[Evidence(line=u.line, text=u.text, signature=trigger.id, role="trigger")])})
+        d = build_diagnosis(entry, hits, env)
+        found.append(d.model_copy(update={
+            "matched_by": "similarity",
+            "resembles": best.example,
+            "confidence": round(min(MAX_CONFIDENCE, d.confidence, MAX_CONFIDENCE * best.score / 100), 2),
+            "clues": [f"no signature matched; line {u.line} resembles this entry's example ({best.score:.0f}/100)",
+                      *d.clues],
+        }))
+        have.add(best.id)
+    if len(found) != len(diagnoses):
+        first = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
+        found.sort(key=lambda d: (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence * 20),
+                                  first[d.id], d.id))
+    return found, rest
