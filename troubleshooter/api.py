@@ -144,7 +144,10 @@ def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, prog
     if unexplained:
         from troubleshooter.core.similarity import promote
 
-        diagnoses, unexplained = promote(unexplained, diagnoses, engine.matcher.entries, env)
+        build = state.env.last_build
+        diagnoses, unexplained = promote(unexplained, diagnoses, engine.matcher.entries, env, seen=set(state.hits),
+                                         succeeded_at=build[0] if build is not None and build[1] else 0,
+                                         near_miss=engine.suggester.near_miss)
     failure, first_error = _failure(diagnoses, unexplained, state.env.last_build, env)
     return Report(
         source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),

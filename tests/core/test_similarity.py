@@ -48,3 +48,16 @@ def test_signature_diagnoses_are_never_lost() -> None:
     report = diagnose("[E] Error[10]: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error (Could not find "
                       "any implementation for node /m/Conv + PWN(PWN(/m/Sigmoid), /m/Mul).)\n")
     assert report.diagnoses and report.diagnoses[0].matched_by == "signature"
+
+
+def test_no_near_miss_of_the_kb_is_promoted_to_the_entry_it_was_written_against() -> None:
+    from troubleshooter import diagnose
+
+    engine = get_engine()
+    promoted = []
+    for entry in engine.kb.entries:
+        for ex in entry.examples.no_match:
+            report = diagnose(ex.log, trt_version=ex.trt_version, engine=engine)
+            if any(d.id == entry.id and d.matched_by == "similarity" for d in report.diagnoses):
+                promoted.append(f"{entry.id}::{ex.name}")
+    assert promoted == []

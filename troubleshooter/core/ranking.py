@@ -135,8 +135,10 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]
                   if e.line not in shown]
     evidence += _dedupe(sorted(support_ev, key=lambda e: e.line))[:4]
-    causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in entry.causes
-              if not c.when or any(sid in hits.by_sig for sid in c.when)]
+    # A cause tied to a signature that matched (`when:`) is the specific one: it comes first.
+    picked = [c for c in entry.causes if c.when and any(sid in hits.by_sig for sid in c.when)]
+    picked += [c for c in entry.causes if not c.when]
+    causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
     advice, status = advice_for(entry, env, vals)
     all_advice = [RangeAdvice(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
                   for a in entry.version_advice]

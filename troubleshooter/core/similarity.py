@@ -10,8 +10,9 @@ from its own thread
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
+from troubleshooter.core.logs import parse_line
 from troubleshooter.core.matcher import EntryHits, SignatureHits
 from troubleshooter.core.ranking import build_diagnosis
 from troubleshooter.kb.schema import Entry
@@ -28,10 +29,15 @@ MAX_PROMOTIONS = 3
 
 
 def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], entries: dict[str, Entry],
-            env: Environment, threshold: float = SIMILARITY_THRESHOLD) -> tuple[list[Diagnosis], list[Unexplained]]:
+            env: Environment, threshold: float = SIMILARITY_THRESHOLD, *, seen: Collection[str] = (),
+            succeeded_at: int = 0, near_miss: Callable[[str, str], float] | None = None
+            ) -> tuple[list[Diagnosis], list[Unexplained]]:
     """Diagnoses with the promoted ones added (in rank order), and the lines that stay unexplained.
 
-    Only error entries are promoted: an error line that resembles a harmless notice stays unexplained."""
+    Only error entries are promoted: an error line that resembles a harmless notice stays unexplained.
+    Never an entry with signature hits in this log (`seen`): its own rules (requires, excludes) already
+    decided; never a line that a successful build follows (line `succeeded_at`); never a line at least as
+    close to one of the entry's no_match examples (`near_miss(entry_id, line)`) as to its examples."""
     found = list(diagnoses)
     rest: list[Unexplained] = []
     have = {d.id for d in found}
@@ -39,7 +45,8 @@ def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], 
         best = u.similar[0] if u.similar else None
         runner_up = u.similar[1].score if len(u.similar) > 1 else 0.0
         if (best is None or best.score < threshold or best.score - runner_up < MARGIN
-                or best.id in have or best.id not in entries or entries[best.id].severity != "error"
+                or best.id in have or best.id in seen or best.id not in entries or entries[best.id].severity != "error"
+                or u.line < succeeded_at or (near_miss is not None and near_miss(best.id, parse_line(u.line, u.text).text) >= best.score)
                 or sum(d.matched_by == "similarity" for d in found) >= MAX_PROMOTIONS):
             rest.append(u)
             continue

@@ -70,7 +70,11 @@ class Suggester:
         self.sources: list[str | None] = []
         from troubleshooter.core.logs import parse_line
 
+        self.near_misses: dict[str, list[str]] = {}
+        """Masked lines of each entry's no_match examples: what its authors said it is not."""
         for e in entries:
+            near = [mask(parse_line(0, ln).text) for ex in e.examples.no_match for ln in ex.log.splitlines() if ln.strip()]
+            self.near_misses[e.id] = [m for m in near if len(m) >= 8]
             for t, source in sourced_corpus_of(e):
                 payload = parse_line(0, t).text
                 masked = mask(payload)
@@ -103,6 +107,13 @@ class Suggester:
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
         return [Suggestion(id=k, title=self.titles[k], score=round(s, 1), example=self.lines[i])
                 for k, (s, i) in ranked]
+
+    def near_miss(self, entry_id: str, text: str) -> float:
+        """How closely the line resembles one of the entry's no_match examples (0..100)."""
+        from rapidfuzz import fuzz, process
+
+        found = process.extractOne(mask(text), self.near_misses.get(entry_id, []), scorer=fuzz.token_sort_ratio)
+        return float(found[1]) if found else 0.0
 
     def search(self, query: str, limit: int = 10) -> list[Suggestion]:
         """Free-text search (KB browser, MCP): ids, titles, tags and example lines.

@@ -90,7 +90,7 @@ def run_examples(entry: Entry) -> list[CaseResult]:
             except InputError as exc:
                 results.append(CaseResult(case, False, f"input error: {exc}"))
                 continue
-            found = next((d for d in report.diagnoses if d.id == entry.id), None)
+            found = next((d for d in report.diagnoses if d.id == entry.id and d.matched_by == "signature"), None)
             if kind == "match":
                 if found is None:
                     why = explain(entry, ex.log, ex.trt_version)
