@@ -49,12 +49,18 @@ def _block(label: str, text: str, colour: bool) -> list[str]:
     return out
 
 
-def _evidence_lines(d: Diagnosis, colour: bool, limit: int) -> list[str]:
+def _evidence_lines(d: Diagnosis, colour: bool, limit: int, full: bool = False) -> list[str]:
+    """The trigger lines; the first one (every one with -v) in full, wrapped: the proof is never cut."""
     out = []
     shown = [e for e in d.evidence if e.role == "trigger"][:limit]
-    for e in shown:
+    for i, e in enumerate(shown):
         label = f"line {e.line}"
         text = e.text.strip()
+        if i == 0 or full:
+            body = textwrap.wrap(text, WIDTH - LABEL - 2, break_on_hyphens=False) or [""]
+            out.append(f"  {_c(_label(label), _DIM, colour)}{body[0]}")
+            out += [" " * LABEL + line for line in body[1:]]
+            continue
         if len(text) > WIDTH - LABEL:
             text = text[: WIDTH - LABEL - 1] + "…"
         out.append(f"  {_c(_label(label), _DIM, colour)}{text}")
@@ -88,7 +94,7 @@ def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = Fal
     icon = _c(_ICON[d.severity], _COLOUR[d.severity], colour)
     title = d.title if len(d.title) <= 60 else d.title[:59] + "…"
     out = [f"{icon} {title:<60} {_c(d.id, _DIM, colour)}  {d.confidence:.2f}"]
-    out += _evidence_lines(d, colour, 3 if primary else 1)
+    out += _evidence_lines(d, colour, 3 if primary else 1, full)
     values = d.capture_values
     for name, vals in values.items():
         if len(vals) > 1:

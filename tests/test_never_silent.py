@@ -1,0 +1,86 @@
+"""Never silent on a failure (issue #14's three cases, and the quiet side: a successful verbose build).
+
+The GridSample and ForeignNode logs are written for these tests in the format TensorRT prints (the
+wording of each line is TensorRT's, the node and plugin names are ours); the setInputShape line is
+copied from https://github.com/ultralytics/ultralytics/issues/17541 (sample_logs/real/u-ultralytics-17541.log).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from troubleshooter import diagnose
+from troubleshooter.cli import main
+from troubleshooter.render.text import render_text
+
+REAL = Path(__file__).resolve().parent.parent / "sample_logs" / "real"
+
+PLUGIN_CRASH = (
+    "[11/20/2024-10:01:02] [I] [TRT] Loaded engine size: 48 MiB\n"
+    'Thread 1 "python3" received signal SIGSEGV, Segmentation fault.\n'
+    "0x00007fffd1c2a3b4 in GridSamplePlugin::enqueue(nvinfer1::PluginTensorDesc const*, nvinfer1::PluginTensorDesc "
+    "const*, void const* const*, void* const*, void*, CUstream_st*) () from /opt/plugins/libgridsample_plugin.so\n"
+    "Segmentation fault (core dumped)\n"
+)
+FOREIGN_NODE = (
+    "[11/20/2024-10:01:02] [E] Error[2]: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: Internal "
+    "Error (ForeignNode does not support data-dependent shape for now.)\n"
+    "[11/20/2024-10:01:02] [E] Error[2]: [builder.cpp::buildSerializedNetwork::751] Error Code 2: Internal Error "
+    "(Assertion engine != nullptr failed. )\n"
+)
+
+
+def test_a_plugin_crash_exits_1_and_names_the_plugin() -> None:
+    report = diagnose(PLUGIN_CRASH)
+    assert report.exit_status == 1
+    top = report.diagnoses[0]
+    assert top.id == "process-crash" and top.captures.get("component") == "GridSamplePlugin"
+    assert "GridSamplePlugin" in top.causes[0]
+    steps = " ".join(s for fix in top.fixes for s in fix.steps)
+    assert "compute-sanitizer" in steps and "CUDA_LAUNCH_BLOCKING=1" in steps
+
+
+def test_a_static_shape_mismatch_gets_its_own_cause() -> None:
+    report = diagnose((REAL / "u-ultralytics-17541.log").read_bytes())
+    assert report.exit_status == 1
+    top = report.diagnoses[0]
+    assert top.id == "dynamic-shape-no-profile"
+    assert "fixed size" in top.causes[0]
+
+
+def test_an_unknown_first_error_is_never_hidden_behind_the_cascade() -> None:
+    report = diagnose(FOREIGN_NODE)
+    assert report.exit_status == 1
+    assert report.diagnoses[0].id != "build-failed-cascade"
+    text = render_text(report)
+    assert "ForeignNode does not support data-dependent shape for now." in text.replace("\n" + " " * 12, " ")  # never cut
+    assert "look for the first" not in text.lower()
+
+
+def test_an_error_no_entry_knows_leads_the_report_in_full(capsys) -> None:  # type: ignore[no-untyped-def]
+    log = ("[11/20/2024-10:01:02] [E] Error[2]: [frobnicator.cpp::run::12] Error Code 2: Internal Error "
+           "(Frobnicator rejected widget 7 for reasons that take a long sentence to explain in full here.)\n"
+           "[11/20/2024-10:01:02] [E] Error[2]: [builder.cpp::buildSerializedNetwork::751] Error Code 2: Internal "
+           "Error (Assertion engine != nullptr failed. )\n")
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.line == 1
+    text = render_text(report)
+    assert text.index("First error, not in the knowledge base") < text.index("follow from it")
+    assert "take a long sentence to explain in full here." in text.replace("\n" + " " * 12, " ")
+    assert "--fail-regex" in text
+
+
+def test_a_successful_verbose_build_is_quiet(tmp_path: Path) -> None:
+    log = tmp_path / "ok.log"
+    log.write_text(
+        "[11/20/2024-10:01:02] [V] [TRT] Registered plugin creator - ::GridAnchor_TRT version 1\n"
+        "[11/20/2024-10:01:02] [V] [TRT] Tactic: 0x0000000000000001 Time: 0.0123\n"
+        "[11/20/2024-10:01:02] [V] [TRT] Skipping tactic 0x0000000000000002 due to insufficient memory on requested size of 4096 detected for tactic 0x0000000000000002.\n"
+        "[11/20/2024-10:01:02] [V] [TRT] /m/Conv + PWN(/m/Sigmoid, /m/Mul) (CaskConvolution) Set Tactic Name: sm80_xmma Tactic: 0x0000000000000003\n"
+        "[11/20/2024-10:01:02] [V] [TRT] --------------- Timing Runner: /m/Conv (CudnnConvolution) failed, no valid tactics, skipping\n"
+        "[11/20/2024-10:01:03] [I] Engine built in 12.3 sec.\n"
+        "&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n"
+    )
+    report = diagnose(log.read_bytes())
+    assert not report.failure and not [d for d in report.diagnoses if d.severity == "error"]
+    assert main([str(log)]) == 0
