@@ -4,21 +4,22 @@
     python benchmarks/bench_scan.py                      # 10M, 100M and 1G logs under /tmp
     python benchmarks/bench_scan.py --sizes 10M,100M --runs 3 --workdir /data/bench
 
-For each size it generates a log with ../shared/bench/gen_log.py (--seed 1; kept in the workdir,
-never in the repository), warms the page cache, then times, in the same run, `rg -c -f
-patterns.txt LOG` and `trt-why --format json LOG` in turns (the page cache warmed before each pair),
-then trt-why with one core and with the pure-Python finder (TRT_WHY_MATCHER), taking the median of
-several runs. It reports wall time, CPU time (the
-machine may be shared), peak RSS of the largest process and of all processes together (sampled),
-and the ratio ripgrep / trt-why (above 1: trt-why is faster). Then memory with a .gz and with
-stdin, and the cost of doubling the KB's signatures (the KB loaded twice, renamed). Writes the
-table to benchmarks/results.md.
+For each size it generates a log with benchmarks/gen_log.py (--seed 1; kept in the workdir, never in
+the repository, and made again when the generator changes), warms the page cache, then times, in the
+same run, `rg -c -f benchmarks/patterns.txt LOG` and `trt-why --format json LOG` in turns (the page
+cache warmed before each pair), then trt-why with one core and with the pure-Python finder
+(TRT_WHY_MATCHER), taking the median of several runs. It reports wall time, CPU time (the machine may
+be shared), peak RSS of the largest process and of all processes together (sampled), and the ratio
+ripgrep / trt-why (above 1: trt-why is faster). Then memory with a .gz and with stdin, and the cost
+of doubling the KB's signatures (the KB loaded twice, renamed). Writes the table to
+benchmarks/results.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import os
 import platform
 import re
@@ -32,7 +33,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-SHARED = ROOT.parent / "shared" / "bench"
 TRT_WHY = [sys.executable, "-c", "import sys; from troubleshooter.cli import main; sys.exit(main())"]
 
 
@@ -140,12 +140,15 @@ def median_pair(cmd_a: list[str], cmd_b: list[str], runs: int, env_b: dict[str, 
 # -- preparing inputs ---------------------------------------------------------------------------------
 
 def generate(workdir: Path, size: str, gen_log: Path) -> Path:
+    """The log of this size, made again when the generator (its source) or the size changed."""
     path = workdir / f"trt_{size.lower()}.log"
-    want = parse_size(size)
-    if not path.exists() or abs(path.stat().st_size - want) > want * 0.01:
+    made_by = path.with_name(path.name + ".generator")  # which generator wrote it
+    stamp = f"{hashlib.sha256(gen_log.read_bytes()).hexdigest()} {parse_size(size)}\n"
+    if not path.exists() or not made_by.exists() or made_by.read_text() != stamp:
         print(f"generating {path} ...", flush=True)
         subprocess.run([sys.executable, str(gen_log), "--size", size, "--seed", "1", "-o", str(path)], check=True,
                        stdout=subprocess.DEVNULL)
+        made_by.write_text(stamp)
     return path
 
 
@@ -178,8 +181,9 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is kept)")
     p.add_argument("--python-runs", type=int, default=3, help="runs of the pure-Python finder on the largest log")
     p.add_argument("--workdir", default="/tmp/trt-why-bench", help="where the generated logs go (not the repo)")
-    p.add_argument("--gen-log", default=str(SHARED / "gen_log.py"))
-    p.add_argument("--patterns", default=str(SHARED / "patterns.txt"))
+    p.add_argument("--gen-log", default=str(HERE / "gen_log.py"), help="log generator (default benchmarks/gen_log.py)")
+    p.add_argument("--patterns", default=str(HERE / "patterns.txt"),
+                   help="ripgrep's patterns, the reference (default benchmarks/patterns.txt)")
     p.add_argument("--results", default=str(HERE / "results.md"))
     p.add_argument("--skip-extras", action="store_true", help="no .gz / stdin / doubled-KB measurements")
     p.add_argument("--fleet", type=int, default=0, metavar="N",
@@ -197,15 +201,16 @@ def main() -> int:
     env_cache = {"TRT_WHY_CACHE_DIR": str(workdir / "cache")}
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "troubleshooter")], check=False,
                    stdout=subprocess.DEVNULL)
-    run(TRT_WHY + ["--format", "json", str(ROOT / "sample_logs" / "yolov8-int8-orin-silu.log")], env_cache)  # KB cache
+    run([*TRT_WHY, "--format", "json", str(ROOT / "sample_logs" / "yolov8-int8-orin-silu.log")], env_cache)  # KB cache
 
     # Start-up of each configuration (a one-line log): subtracted to see how the work itself scales.
     tiny = ROOT / "sample_logs" / "e-dealloc-lone-line.log"
     startup = {
-        "hyperscan": median_of(TRT_WHY + ["--format", "json", str(tiny)], args.runs, {**env_cache, "TRT_WHY_MATCHER": "hyperscan"}),
-        "hyperscan-1core": median_of(TRT_WHY + ["--format", "json", str(tiny)], args.runs,
+        "hyperscan": median_of([*TRT_WHY, "--format", "json", str(tiny)], args.runs,
+                               {**env_cache, "TRT_WHY_MATCHER": "hyperscan"}),
+        "hyperscan-1core": median_of([*TRT_WHY, "--format", "json", str(tiny)], args.runs,
                                      {**env_cache, "TRT_WHY_MATCHER": "hyperscan", "TRT_WHY_JOBS": "1"}),
-        "python": median_of(TRT_WHY + ["--format", "json", str(tiny)], args.runs, {**env_cache, "TRT_WHY_MATCHER": "python"}),
+        "python": median_of([*TRT_WHY, "--format", "json", str(tiny)], args.runs, {**env_cache, "TRT_WHY_MATCHER": "python"}),
     }
 
     rows = []
@@ -215,11 +220,11 @@ def main() -> int:
         big = size == sizes[-1]
         row = {"size": size, "bytes": log.stat().st_size}
         row["rg"], row["hyperscan"] = median_pair([rg, "-c", "-f", args.patterns, str(log)],
-                                                  TRT_WHY + ["--format", "json", str(log)], args.runs,
+                                                  [*TRT_WHY, "--format", "json", str(log)], args.runs,
                                                   {**env_cache, "TRT_WHY_MATCHER": "hyperscan"}, log)
-        row["hyperscan-1core"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.runs,
+        row["hyperscan-1core"] = median_of([*TRT_WHY, "--format", "json", str(log)], args.runs,
                                            {**env_cache, "TRT_WHY_MATCHER": "hyperscan", "TRT_WHY_JOBS": "1"})
-        row["python"] = median_of(TRT_WHY + ["--format", "json", str(log)], args.python_runs if big else args.runs,
+        row["python"] = median_of([*TRT_WHY, "--format", "json", str(log)], args.python_runs if big else args.runs,
                                   {**env_cache, "TRT_WHY_MATCHER": "python"})
         rows.append(row)
         _print_row(row)
@@ -232,14 +237,14 @@ def main() -> int:
             print(f"compressing {packed} ...", flush=True)
             with open(log, "rb") as src, gzip.open(packed, "wb", compresslevel=1) as dst:
                 shutil.copyfileobj(src, dst, 8 << 20)
-        extras[".gz"] = median_of(TRT_WHY + ["--format", "json", str(packed)], 1, env_cache, warmup=False)
-        extras["stdin"] = median_of(TRT_WHY + ["--format", "json", "-"], 1, env_cache, stdin_path=log, warmup=False)
+        extras[".gz"] = median_of([*TRT_WHY, "--format", "json", str(packed)], 1, env_cache, warmup=False)
+        extras["stdin"] = median_of([*TRT_WHY, "--format", "json", "-"], 1, env_cache, stdin_path=log, warmup=False)
         mid = generate(workdir, sizes[min(1, len(sizes) - 1)], Path(args.gen_log))
         copy = doubled_kb(workdir)
         for name, matcher in (("hyperscan", "hyperscan"), ("python", "python")):
             env = {**env_cache, "TRT_WHY_MATCHER": matcher, "TRT_WHY_JOBS": "1"}
-            one = median_of(TRT_WHY + ["--format", "json", str(mid)], args.runs, env)
-            two = median_of(TRT_WHY + ["--format", "json", "--kb", str(copy), str(mid)], args.runs, env)
+            one = median_of([*TRT_WHY, "--format", "json", str(mid)], args.runs, env)
+            two = median_of([*TRT_WHY, "--format", "json", "--kb", str(copy), str(mid)], args.runs, env)
             extras[f"kb x2 ({name})"] = {"one": one["wall"], "two": two["wall"], "ratio": two["wall"] / one["wall"],
                                          "cpu_ratio": two["cpu"] / one["cpu"]}
     text = render(rows, extras, startup)
@@ -263,7 +268,7 @@ def fleet(count: int, workdir: Path) -> int:
     size = sum(p.stat().st_size for p in farm.rglob("*.log"))
     env = {"TRT_WHY_CACHE_DIR": str(workdir / "cache")}
     jobs = str(os.cpu_count() or 1)
-    r = median_of(TRT_WHY + ["scan", str(farm), "--jobs", jobs, "--format", "jsonl", "--exit-zero"], 3, env)
+    r = median_of([*TRT_WHY, "scan", str(farm), "--jobs", jobs, "--format", "jsonl", "--exit-zero"], 3, env)
     print(f"fleet: {count} logs ({size / 2**20:.0f} MiB) with --jobs {jobs}: {r['wall']:.1f} s wall "
           f"({count / r['wall']:.0f} logs/s), cpu {r['cpu']:.1f} s, peak RSS {r['rss']:.0f} MiB per process, "
           f"{r['tree_rss']:.0f} MiB all processes")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from troubleshooter.api import Engine, diagnose_path
 from troubleshooter.core.environment import all_literals
@@ -15,7 +18,8 @@ from troubleshooter.kb.cache import load_kb_and_literals
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_logs"
-GEN_LOG = Path(os.environ.get("TRT_WHY_GEN_LOG", str(ROOT.parent / "shared" / "bench" / "gen_log.py")))
+# The project's log generator; TRT_WHY_GEN_LOG may name another file with the same interface (write_log, parse_size).
+GEN_LOG = Path(os.environ.get("TRT_WHY_GEN_LOG", str(ROOT / "benchmarks" / "gen_log.py")))
 
 try:
     import hyperscan  # noqa: F401
@@ -46,12 +50,23 @@ def kb_needles() -> tuple[list[str], list[str], list[str]]:
     return list(m.by_literal) + all_literals() + list(ERROR_MARKERS), list(m.caseless), list(MARKER_PATTERNS)
 
 
-def generate_log(path: Path, size: str, seed: int = 1, extra: Sequence[str] = ()) -> Path | None:
-    """A gen_log.py log (None when the generator is not beside the repository)."""
-    if not GEN_LOG.is_file():
-        return None
-    subprocess.run([sys.executable, str(GEN_LOG), "--size", size, "--seed", str(seed), "-o", str(path), *extra],
-                   check=True, capture_output=True)
+@functools.cache
+def gen_log() -> ModuleType:
+    """benchmarks/gen_log.py, imported from its file (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("gen_log", GEN_LOG)
+    assert spec is not None and spec.loader is not None, GEN_LOG
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+def generate_log(path: Path, size: str, seed: int = 1, **options: Any) -> Path:
+    """Write a generated verbose build log of about ``size`` (``3M``) to ``path``, in this process; options
+    (plants, layers, fail_rate...) as for gen_log.write_log. The default plants spread errors over the log."""
+    gen = gen_log()
+    with open(path, "wb") as out:
+        gen.write_log(out.write, gen.parse_size(size), seed, **options)
     return path
 
 

@@ -55,10 +55,7 @@ def _finish_from_state(opened: ingest.Opened, state: MatchState, lines: int, nby
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    log = generate_log(tmp_path_factory.mktemp("gen") / "gen.log", "6M", seed=3)
-    if log is None:
-        pytest.skip("gen_log.py is not beside the repository")
-    return log
+    return generate_log(tmp_path_factory.mktemp("gen") / "gen.log", "6M", seed=3)
 
 
 @needs_hyperscan
@@ -368,7 +365,7 @@ def test_ordered_merge_in_any_arrival_order() -> None:
     for path in sample_logs():
         lines += path.read_bytes().split(b"\n")
     lines += [b"[E] unknown failure number %d" % i for i in range(500)]  # past MAX_ERROR_LINES in all
-    cut = list(range(0, len(lines), max(1, len(lines) // 12))) + [len(lines)]
+    cut = [*range(0, len(lines), max(1, len(lines) // 12)), len(lines)]
     parts = _part_states(eng, lines, cut)
     expected = merge_parts(parts)
 

@@ -399,16 +399,16 @@ class Matcher:
                 if idle is None:
                     idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
                 return idle
-        matches, timed_out = self._run_signatures(state, no, level, raw, text, literals)
+        matches, timed_out, tried = self._run_signatures(state, no, level, raw, text, literals)
         # A long line holding a signature's literal that matched nothing: perhaps a terminal or an editor
         # wrapped it. Try it joined with its continuation (with and without a space).
         wrapped = (joined is None and len(raw) >= WRAP_MIN_CHARS and not any(cs.sig.role == "trigger" for cs, _ in matches)
-                   and (bool(literals) or is_error_line(line)))  # type: ignore[arg-type]
+                   and (tried or is_error_line(line)))  # type: ignore[arg-type]
         if wrapped:
             done = {cs.key for cs, _ in matches}
             for cont in _continuations(line, following() if callable(following) else following):
                 joined_lits = [lit for lit in self._index.find(cont) if lit in by_literal]
-                more, slow = self._run_signatures(state, no, level, raw, cont, joined_lits, done)
+                more, slow, _ = self._run_signatures(state, no, level, raw, cont, joined_lits, done)
                 timed_out = timed_out or slow
                 if more:
                     matches += more
@@ -431,17 +431,18 @@ class Matcher:
         return _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
 
     def _run_signatures(self, state: MatchState, no: int, level: Level | None, raw: str, text: str,
-                        literals: list[str], skip: Collection[str] = ()) -> tuple[list[_Match], bool]:
+                        literals: list[str], skip: Collection[str] = ()) -> tuple[list[_Match], bool, bool]:
         """Run the signatures these literals lead to on one line's text (but those in `skip`); record
         what matches.
 
-        Returns the matches and whether a signature was skipped as slow (the line's result then depends
-        on this log's history and is not remembered)."""
+        Returns the matches, whether a signature was skipped as slow (the line's result then depends
+        on this log's history and is not remembered), and whether any signature accepted the line's level."""
         matches: list[_Match] = []
-        timed_out = False
+        timed_out = tried = False
         for cs in self._sig_list(literals, text):
             if not level_ok(level, cs.sig.level) or cs.key in skip:
                 continue
+            tried = True
             if cs.key in state.slow_signatures:
                 timed_out = True  # what this line yields depends on this log's history
                 continue
@@ -472,7 +473,7 @@ class Matcher:
             groups = {k: v.strip()[:MAX_VALUE_CHARS] for k, v in m.groupdict().items() if v is not None}
             matches.append((cs, groups))
             _record(state, cs, no, raw, groups)
-        return matches, timed_out
+        return matches, timed_out, tried
 
     def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,  # noqa: C901, PLR0912, PLR0915  # the per-line fast path, one frame on purpose (measured)
                     line_base: int, context_end: int | None = None, numpy: Any = None) -> int:
