@@ -230,6 +230,38 @@ def test_eight_threads_give_identical_reports(monkeypatch: pytest.MonkeyPatch) -
         assert out == expected[i:] + expected[:i], f"thread {i} got a different report"
 
 
+def test_threads_on_many_real_logs_with_a_churning_memo_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything a matcher shares between threads at once: the line memo (a tiny one, so generations
+    swap all the time), the literal index (upgraded to Hyperscan after 512 new lines), the finder choice
+    (by input count), the signature-list cache. Eight threads, each in its own order, over a few hundred
+    real logs: every report equals the single-thread one."""
+    from troubleshooter.core import matcher
+
+    real = sorted((ROOT / "sample_logs" / "real").glob("*.log"))[::3]
+    logs = [p.read_bytes() for p in real]
+    monkeypatch.setattr(matcher, "MEMO_LINES", 64)
+    monkeypatch.setattr(api, "_engines", {})
+    expected = [diagnose(log).model_dump_json() for log in logs]
+    monkeypatch.setattr(api, "_engines", {})
+    differ: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def work(i: int) -> None:
+        barrier.wait()
+        for j in range(len(logs)):
+            k = (i * 37 + j) % len(logs)
+            if diagnose(logs[k]).model_dump_json() != expected[k]:
+                differ.append(f"thread {i}: {real[k].name}")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)  # a hang guard
+    assert len(logs) >= 200
+    assert differ == []
+
+
 def test_threads_waiting_for_the_gil_do_not_exhaust_signature_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """The per-log signature budget counts the thread's CPU time. Measured in wall time, eight threads
     waiting for one another made signatures look slow, skipped them, and reports differed (a flaky CI
