@@ -28,6 +28,12 @@ def dropped_path(text: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
+def paste_lines(text: str) -> str:
+    """A paste as lines: terminals send a paste's line breaks as CR (bracketed paste), some as CRLF.
+    Left as CR, a whole log reads as one line and the report says nothing is wrong."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class PasteArea(TextArea):
     """Where the log goes. A paste posts ``Pasted``; a dropped file posts ``FileDropped``."""
 
@@ -62,13 +68,16 @@ class PasteArea(TextArea):
         if path is not None:
             self.post_message(self.FileDropped(path))
             return
-        if len(event.text) > LARGE_PASTE_CHARS:
-            self.large_text = event.text
+        text = paste_lines(event.text)
+        if len(text) > LARGE_PASTE_CHARS:
+            self.large_text = text
             self.load_text("")
-            self.post_message(self.Pasted(event.text, large=True))
+            self.post_message(self.Pasted(text, large=True))
             return
         self.large_text = None
-        await super()._on_paste(event)
+        if not self.read_only and (result := self._replace_via_keyboard(text, *self.selection)):
+            self.move_cursor(result.end_location)
+            self.focus()
         self.post_message(self.Pasted(self.text, large=False))
 
     def clear_all(self) -> None:
