@@ -402,7 +402,10 @@ class Matcher:
         matches, timed_out, tried = self._run_signatures(state, no, level, raw, text, literals)
         # A long line holding a signature's literal that matched nothing: perhaps a terminal or an editor
         # wrapped it. Try it joined with its continuation (with and without a space).
-        wrapped = (joined is None and len(raw) >= WRAP_MIN_CHARS and not any(cs.sig.role == "trigger" for cs, _ in matches)
+        # Verbose and info lines are never retried: a wrapped failure is an error or a warning line, and
+        # a verbose build log is millions of long info lines that the line memo must keep remembering.
+        wrapped = (joined is None and len(raw) >= WRAP_MIN_CHARS and (level is None or level.rank >= _WARNING_RANK)
+                   and not any(cs.sig.role == "trigger" for cs, _ in matches)
                    and (tried or is_error_line(line)))  # type: ignore[arg-type]
         if wrapped:
             done = {cs.key for cs, _ in matches}
@@ -557,6 +560,7 @@ class Matcher:
 
 _EMPTY = _LineInfo(True, True, None, (), False)
 _ERROR_RANK = Level.ERROR.rank
+_WARNING_RANK = Level.WARNING.rank
 _LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
 """A signature's `level` as the lowest line level rank it accepts (`logs.level_ok`)."""
 _NOTHING = object()
@@ -617,8 +621,8 @@ def _continuations(line: _Line, following: Sequence[bytes]) -> list[str]:
             continue  # Windows pastes: a blank line between every line
         if before < WRAP_MIN_CHARS:
             break
-        cont = parse_line(line.no + 1, nxt)
-        if cont.level is not None or cont.origin is not None or nxt.lstrip().startswith("["):
+        level, origin, _text, _raw = parse_parts(nxt)
+        if level is not None or origin is not None or nxt.lstrip().startswith("["):
             break
         tails.append(nxt.strip())
         before = len(nxt)

@@ -8,6 +8,7 @@ characters every match contains) unless the entry lists ``literals:`` itself.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -59,10 +60,12 @@ class CompiledSignature:
         return f"{self.entry_id}::{self.sig.id}"
 
 
-def compile_pattern(pattern: str, ignore_case: bool = False) -> Any:
-    """A signature's regex as it runs: with the whitespace tolerance of `tolerant`."""
+def compile_pattern(pattern: str, ignore_case: bool = False, *, tolerate: bool = True) -> Any:
+    """A signature's regex as it runs: with the whitespace tolerance of `tolerant` (unless `tolerate`
+    is False: the backtracking guard judges the regex as written, since the possessive whitespace
+    `tolerant` adds never backtracks)."""
     flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
-    return regex.compile(tolerant(pattern), flags)
+    return regex.compile(tolerant(pattern) if tolerate else pattern, flags)
 
 
 # -- whitespace tolerance ---------------------------------------------------------------------------
@@ -74,7 +77,8 @@ _SPACE_BEFORE = frozenset(":,=)]!<>")
 """Punctuation a paste may put a space in front of."""
 _SPACE_AFTER = frozenset(":,=([!<>")
 """Punctuation a paste may put a space after."""
-_FLEX = r"\s*"
+_FLEX = r"\s*+"
+"""Possessive: optional whitespace never gives back what it took, so it adds no backtracking."""
 _QUANT_START = frozenset("*+?{")
 _CLASS_ESCAPES = frozenset("dDsSwWbBAZzGnrtfvae0123456789pPNXuUx")
 """Escapes that are not a punctuation literal (classes, anchors, code points, back-references)."""
@@ -218,7 +222,9 @@ def tolerant(pattern: str) -> str:
             while k >= 0 and toks[k][0] == "close":  # "(?P<code>\\d+):" ends in what the group ends in
                 k -= 1
             last = toks[k] if k >= 0 else ("other", "")
-            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and _spaceless(toks[k - 1]))
+            # (not after "\\S+": it can hold the punctuation itself, and the two would compete for it)
+            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and _spaceless(toks[k - 1])
+                                           and toks[k - 1][1] != "\\S")
             if ch in _SPACE_BEFORE and wordish:
                 flex()
             out.append(text)
@@ -232,15 +238,28 @@ def tolerant(pattern: str) -> str:
     return "".join(out)
 
 
-_PIECE_SPLIT = re.compile(r"\s*[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"]\s*| (?=[^\w])|(?<=[^\w]) ")
+_PIECE_SPLIT = re.compile(r"\s+(?=[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"])|(?<=["
+                          + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"])\s+")
+MIN_PIECE = 8
+"""A piece of a literal shorter than this is too common to prefilter on: the literal stays whole."""
 
 
 def tolerant_literal(literal: str) -> str:
-    """A prefilter literal every tolerant match still holds: the longest piece between the places
-    where `tolerant` lets whitespace come or go (the literal itself when no piece is long enough)."""
-    pieces = [p for p in _PIECE_SPLIT.split(literal) if p]
-    best = max(pieces, key=len, default="")
-    return best if len(best) >= MIN_LITERAL or best == literal else literal
+    """A prefilter literal every tolerant match still holds where a paste lost a space: the rarest
+    piece between the spaces next to punctuation (the literal itself when it has no such space, or
+    no piece is long enough to stay selective)."""
+    pieces = [p.strip() for p in _PIECE_SPLIT.split(literal) if p.strip()]
+    if len(pieces) < 2:
+        return literal
+    from troubleshooter.core.finders import _BYTE_FREQ
+
+    total = sum(_BYTE_FREQ)
+
+    def information(piece: str) -> float:  # bits-like: rare characters count most, every character counts
+        return sum(math.log(total / _BYTE_FREQ[b]) for b in piece.encode("utf-8"))
+
+    good = [p for p in pieces if len(p) >= MIN_PIECE]
+    return max(good, key=information) if good else literal
 
 
 def _best(cands: list[list[str]]) -> list[str] | None:
@@ -666,7 +685,7 @@ def check_backtracking(sig: Signature, timeout: float | None = None) -> str | No
             "the iterations (like '(\\w+\\s?)+' or '(.*,)*'), which backtracks catastrophically; use one repeat "
             "('[\\w\\s]+'), a required separator ('(\\w+\\s)+'), or an atomic group"
         )
-    pat = compile_pattern(sig.regex, sig.ignore_case)
+    pat = compile_pattern(sig.regex, sig.ignore_case, tolerate=False)
     for text in adversarial_inputs(sig, VALIDATE_LENGTH):
         try:
             pat.search(text, timeout=limit)
