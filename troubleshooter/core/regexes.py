@@ -238,18 +238,17 @@ def tolerant(pattern: str) -> str:
     return "".join(out)
 
 
-_PIECE_SPLIT = re.compile(r"\s+(?=[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"])|(?<=["
-                          + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"])\s+")
+_PIECE_SPLIT = re.compile(r"\s*[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"]\s*| (?=\W)|(?<=\W) ")
 MIN_PIECE = 8
 """A piece of a literal shorter than this is too common to prefilter on: the literal stays whole."""
 
 
 def tolerant_literal(literal: str) -> str:
-    """A prefilter literal every tolerant match still holds where a paste lost a space: the rarest
-    piece between the spaces next to punctuation (the literal itself when it has no such space, or
-    no piece is long enough to stay selective)."""
+    """A prefilter literal every tolerant match still holds: the rarest piece between the places where
+    `tolerant` lets whitespace come or go (the literal itself when no piece is long enough to stay
+    selective: a paste that lost or gained a space there is then not seen by this literal)."""
     pieces = [p.strip() for p in _PIECE_SPLIT.split(literal) if p.strip()]
-    if len(pieces) < 2:
+    if pieces == [literal]:
         return literal
     from troubleshooter.core.finders import _BYTE_FREQ
 
