@@ -1,12 +1,17 @@
-"""The one-shot CLI as a user runs it: formats, stdin, several files, gzip, exit codes."""
+"""The one-shot CLI as a user runs it: formats, stdin, several files, gzip, exit codes.
+
+Through `troubleshooter.cli.main(argv)` in this process (run_cli): the same parsing, output and exit
+status; what needs a real process (pipes, signals, the status a shell sees) is in tests/reliability.
+"""
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
-from tests.conftest import run_cli
+from tests.reliability.rel_helpers import run_cli  # in this process, through main(argv)
 
 LOG = """&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx --int8
 [11/02/2023-10:11:12] [I] Selected Device: NVIDIA GeForce RTX 3090
@@ -139,3 +144,13 @@ def test_extra_kb_cannot_override_builtin(tmp_path: Path) -> None:
     r = run_cli("kb", "--kb", str(tmp_path), "validate")
     assert r.returncode == 1
     assert b"already defined" in r.stdout
+
+
+def test_in_process_runs_leave_no_trace(tmp_path: Path) -> None:
+    """run_cli puts back what the CLI changes in this process (`--matcher` sets TRT_WHY_MATCHER)."""
+    import sys
+
+    before = (dict(os.environ), sys.stdin, sys.stdout, sys.stderr)
+    log = str(write(tmp_path, "build.log", LOG))
+    assert run_cli("--matcher", "python", log).returncode == 1
+    assert (dict(os.environ), sys.stdin, sys.stdout, sys.stderr) == before

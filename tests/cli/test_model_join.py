@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.reliability.rel_helpers import run_cli  # in this process, through main(argv)
 
 onnx = pytest.importorskip("onnx")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lint"))

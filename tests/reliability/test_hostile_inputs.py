@@ -1,7 +1,9 @@
 """Every awkward thing a user can hand trt-why as a log: a one-line error (exit 2) or a correct report.
 
-Never a traceback, never a hang (every subprocess has a timeout). Through the CLI in a subprocess,
-as a user would run it, and through the API where the CLI adds nothing.
+Never a traceback, never a hang (every CLI run has a hang guard). Through the CLI's `main(argv)` in
+this process (`run_cli`: the same argument parsing, reading, exit codes and output as a user's run),
+and through the API where the CLI adds nothing. The one test about what a fresh interpreter reads at
+start-up (the limit variables) starts a real process (`trt_why`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from rel_helpers import (
     OOM_LOG,
     assert_one_line_error,
     assert_report,
+    run_cli,
     trt_why,
 )
 
@@ -55,23 +58,23 @@ def _oom_found(result, line: int = OOM_LINE_NO) -> dict:  # type: ignore[no-unty
 def test_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_bytes(b"")
-    assert_one_line_error(trt_why(str(path)), "empty")
+    assert_one_line_error(run_cli(str(path)), "empty")
 
 
 def test_empty_stdin() -> None:
-    assert_one_line_error(trt_why("-", stdin=b""), "empty")
+    assert_one_line_error(run_cli("-", stdin=b""), "empty")
 
 
 def test_directory(tmp_path: Path) -> None:
-    assert_one_line_error(trt_why(str(tmp_path)), "directory")
+    assert_one_line_error(run_cli(str(tmp_path)), "directory")
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    assert_one_line_error(trt_why(str(tmp_path / "nope.log")), "no such file")
+    assert_one_line_error(run_cli(str(tmp_path / "nope.log")), "no such file")
 
 
 def test_path_too_long_or_with_nul() -> None:
-    assert_one_line_error(trt_why("x" * 5000 + ".log"), "cannot read")
+    assert_one_line_error(run_cli("x" * 5000 + ".log"), "cannot read")
     with pytest.raises(InputError):
         api.diagnose_path("bad\x00name.log")
 
@@ -81,7 +84,7 @@ def test_no_read_permission_real(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_text(OOM_LOG)
     path.chmod(0)
-    assert_one_line_error(trt_why(str(path)), "permission denied")
+    assert_one_line_error(run_cli(str(path)), "permission denied")
 
 
 def test_no_read_permission_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,28 +102,19 @@ def test_no_read_permission_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         api.diagnose_path(path)
 
 
-def test_no_read_permission_cli(tmp_path: Path) -> None:
-    """The CLI process itself, with `open` denying the log as the kernel would for a non-root user."""
-    import subprocess
-    import sys
-
-    from rel_helpers import ROOT, child_env
-
+def test_no_read_permission_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI, with `open` denying the log as the kernel would for a non-root user."""
     path = tmp_path / "build.log"
     path.write_text(OOM_LOG)
-    code = (
-        "import builtins, sys\n"
-        "real = builtins.open\n"
-        "def denied(f, *a, **k):\n"
-        f"    if str(f) == {str(path)!r}: raise PermissionError(13, 'Permission denied', str(f))\n"
-        "    return real(f, *a, **k)\n"
-        "builtins.open = denied\n"
-        "from troubleshooter.cli import main\n"
-        f"sys.exit(main([{str(path)!r}]))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=child_env(),
-                            cwd=str(ROOT), stdin=subprocess.DEVNULL)
-    assert_one_line_error(result, "permission denied")
+    real_open = builtins.open
+
+    def denied(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", denied)
+    assert_one_line_error(run_cli(str(path)), "permission denied")
 
 
 def _png() -> bytes:
@@ -175,18 +169,18 @@ BINARIES = {
 def test_binary_file_is_refused(name: str, tmp_path: Path) -> None:
     path = tmp_path / name
     path.write_bytes(BINARIES[name]())
-    assert_one_line_error(trt_why(str(path)), "not a")
+    assert_one_line_error(run_cli(str(path)), "not a")
 
 
 @pytest.mark.parametrize("name", ["random.bin", "model.onnx", "screenshot.png"])
 def test_binary_stdin_is_refused(name: str) -> None:
-    assert_one_line_error(trt_why("-", stdin=BINARIES[name]()), "not a")
+    assert_one_line_error(run_cli("-", stdin=BINARIES[name]()), "not a")
 
 
 def test_onnx_is_pointed_at_lint(tmp_path: Path) -> None:
     path = tmp_path / "model.onnx"
     path.write_bytes(_onnx_model())
-    assert_one_line_error(trt_why(str(path)), "ONNX", "trt-why lint")
+    assert_one_line_error(run_cli(str(path)), "ONNX", "trt-why lint")
 
 
 # -- text with awkward bytes -------------------------------------------------------------------------
@@ -195,14 +189,14 @@ def test_nul_bytes_inside_lines(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     noisy = "".join(f"[I] step\x00{i}\x00done\n" for i in range(200))
     path.write_bytes((noisy + OOM_LOG).encode())
-    _oom_found(trt_why(str(path), "--format", "json"), 200 + OOM_LINE_NO)
+    _oom_found(run_cli(str(path), "--format", "json"), 200 + OOM_LINE_NO)
 
 
 def test_nul_block_at_the_start_is_skipped(tmp_path: Path) -> None:
     """copytruncate / a crash while writing leaves a hole of NULs before the text."""
     path = tmp_path / "build.log"
     path.write_bytes(b"\x00" * 3_000_000 + OOM_LOG.encode())
-    report = _oom_found(trt_why(str(path), "--format", "json"))
+    report = _oom_found(run_cli(str(path), "--format", "json"))
     assert any("NUL" in note for note in report["notes"])
 
 
@@ -210,39 +204,39 @@ def test_only_nul_bytes(tmp_path: Path) -> None:
     path = tmp_path / "zeros.log"
     with open(path, "wb") as fh:
         fh.truncate(64 * 1024 * 1024)  # sparse: costs no disk
-    assert_one_line_error(trt_why(str(path)), "NUL")
+    assert_one_line_error(run_cli(str(path)), "NUL")
 
 
 def test_invalid_utf8_in_the_middle(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     bad = b"[I] caf\xe9 \xff\xfe\xc3( half \xe2\x82 sequences \xed\xa0\x80 surrogate\n"
     path.write_bytes(NOISE_LINE.encode() * 50 + bad * 50 + OOM_LOG.encode() + bad)
-    _oom_found(trt_why(str(path), "--format", "json"), 100 + OOM_LINE_NO)
+    _oom_found(run_cli(str(path), "--format", "json"), 100 + OOM_LINE_NO)
 
 
 def test_latin1_log(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_bytes(("[I] Gerät: Überprüfung läuft\n" + OOM_LOG).encode("latin-1"))
-    _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+    _oom_found(run_cli(str(path), "--format", "json"), 1 + OOM_LINE_NO)
 
 
 @pytest.mark.parametrize("encoding, bom", [
-    ("utf-16", b""),  # Python's utf-16 writes a BOM
-    ("utf-16-le", codecs.BOM_UTF16_LE),
-    ("utf-16-be", codecs.BOM_UTF16_BE),
-    ("utf-16-le", b""),
-    ("utf-16-be", b""),
-    ("utf-8", codecs.BOM_UTF8),
+    pytest.param("utf-16", b"", id="utf-16"),  # Python's utf-16 writes a BOM
+    pytest.param("utf-16-le", codecs.BOM_UTF16_LE, id="utf-16-le-bom"),
+    pytest.param("utf-16-be", codecs.BOM_UTF16_BE, id="utf-16-be-bom"),
+    pytest.param("utf-16-le", b"", id="utf-16-le-no-bom"),
+    pytest.param("utf-16-be", b"", id="utf-16-be-no-bom"),
+    pytest.param("utf-8", codecs.BOM_UTF8, id="utf-8-bom"),
 ])
 def test_utf16_and_bom(encoding: str, bom: bytes, tmp_path: Path) -> None:
     """PowerShell's `>` writes UTF-16 LE with a BOM; some tools write it without."""
     path = tmp_path / "build.log"
     text = "[I] Gerät ✓ 设备\r\n" + OOM_LOG.replace("\n", "\r\n")
     path.write_bytes(bom + text.encode(encoding))
-    report = _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+    report = _oom_found(run_cli(str(path), "--format", "json"), 1 + OOM_LINE_NO)
     if encoding.startswith("utf-16"):
         assert report["source"]["encoding"].startswith("utf-16")
-    stdin = trt_why("-", "--format", "json", stdin=bom + text.encode(encoding))
+    stdin = run_cli("-", "--format", "json", stdin=bom + text.encode(encoding))
     _oom_found(stdin, 1 + OOM_LINE_NO)
 
 
@@ -251,20 +245,20 @@ def test_ansi_escape_flood(tmp_path: Path) -> None:
     flood = b"\x1b[31m\x1b[1;32m\x1b[0m\x1b]0;title\x07\x1b[2K\x1b[1A\x1b[?25l" * 200_000 + b"\n"
     colored = b"".join(b"\x1b[1;31m" * 40 + line.encode() + b"\x1b[0m\n" for line in OOM_LOG.splitlines())
     path.write_bytes(flood + colored)
-    report = _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+    report = _oom_found(run_cli(str(path), "--format", "json"), 1 + OOM_LINE_NO)
     assert "\x1b" not in json.dumps(report["diagnoses"][0]["evidence"])
 
 
 def test_only_blank_lines(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_bytes(b"\n \n\t\n\r\n   \r\n" * 10_000)
-    assert_one_line_error(trt_why(str(path)), "blank")
+    assert_one_line_error(run_cli(str(path)), "blank")
 
 
 def test_no_trailing_newline_and_cr_only_progress(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_bytes(b"[I] 10%\r[I] 50%\r[I] 100%\n" + OOM_LOG.rstrip("\n").encode())
-    _oom_found(trt_why(str(path), "--format", "json"), 1 + OOM_LINE_NO)
+    _oom_found(run_cli(str(path), "--format", "json"), 1 + OOM_LINE_NO)
 
 
 # -- compressed input --------------------------------------------------------------------------------
@@ -276,22 +270,22 @@ def _big_log(noise_lines: int = 3000) -> bytes:
 def test_gzip(tmp_path: Path) -> None:
     path = tmp_path / "build.log.gz"
     path.write_bytes(gzip.compress(_big_log()))
-    report = _oom_found(trt_why(str(path), "--format", "json"), 3000 + OOM_LINE_NO)
+    report = _oom_found(run_cli(str(path), "--format", "json"), 3000 + OOM_LINE_NO)
     assert report["source"]["truncated"] is False
-    assert _oom_found(trt_why("-", "--format", "json", stdin=gzip.compress(_big_log())), 3000 + OOM_LINE_NO)
+    assert _oom_found(run_cli("-", "--format", "json", stdin=gzip.compress(_big_log())), 3000 + OOM_LINE_NO)
 
 
 def test_concatenated_gzip_members(tmp_path: Path) -> None:
     path = tmp_path / "build.log.gz"
     path.write_bytes(gzip.compress((NOISE_LINE * 10).encode()) + gzip.compress(OOM_LOG.encode()))
-    _oom_found(trt_why(str(path), "--format", "json"), 10 + OOM_LINE_NO)
+    _oom_found(run_cli(str(path), "--format", "json"), 10 + OOM_LINE_NO)
 
 
 def test_truncated_gzip_keeps_what_was_read(tmp_path: Path) -> None:
     data = gzip.compress(OOM_LOG.encode() + _big_log(20_000))
     path = tmp_path / "build.log.gz"
     path.write_bytes(data[: len(data) // 2])
-    report = _oom_found(trt_why(str(path), "--format", "json"))
+    report = _oom_found(run_cli(str(path), "--format", "json"))
     assert report["source"]["truncated"] is True
     assert any("truncated" in note for note in report["notes"])
 
@@ -300,7 +294,7 @@ def test_tiny_truncated_gzip(tmp_path: Path) -> None:
     """Cut inside the first block: nothing decodes at all."""
     path = tmp_path / "build.log.gz"
     path.write_bytes(gzip.compress(_big_log())[:30])
-    assert_one_line_error(trt_why(str(path)), "gzip")
+    assert_one_line_error(run_cli(str(path)), "gzip")
 
 
 def test_damaged_gzip(tmp_path: Path) -> None:
@@ -309,7 +303,7 @@ def test_damaged_gzip(tmp_path: Path) -> None:
         data[i] ^= 0x5A
     path = tmp_path / "build.log.gz"
     path.write_bytes(bytes(data))
-    report = _oom_found(trt_why(str(path), "--format", "json"))
+    report = _oom_found(run_cli(str(path), "--format", "json"))
     assert report["source"]["truncated"] is True
 
 
@@ -335,7 +329,7 @@ def test_gzip_bomb_is_stopped_and_said(tmp_path: Path) -> None:
     path = tmp_path / "bomb.log.gz"
     _bomb(path, b"A" * (1 << 20), 1 << 30)
     assert path.stat().st_size < 4 << 20
-    report = _json(trt_why(str(path), "--format", "json", timeout=120))
+    report = _json(run_cli(str(path), "--format", "json", timeout=120))
     assert report["source"]["truncated"] is True
     assert any("gzip bomb" in note and "TRT_WHY_MAX_GZIP_RATIO" in note for note in report["notes"]), report["notes"]
     assert report["source"]["bytes"] < 300 << 20
@@ -357,34 +351,62 @@ def test_gzip_bomb_of_log_lines_stops_reading(tmp_path: Path) -> None:
 def test_gzip_bomb_of_zeros(tmp_path: Path) -> None:
     path = tmp_path / "zeros.gz"
     _bomb(path, b"\x00" * (1 << 20), 1 << 30)
-    assert_one_line_error(trt_why(str(path)), "gzip")
+    assert_one_line_error(run_cli(str(path)), "gzip")
 
 
-def test_gzip_ratio_can_be_raised(tmp_path: Path) -> None:
+def test_gzip_ratio_can_be_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TRT_WHY_MAX_GZIP_RATIO=1000000 (read at start-up: see test_limit_variables_are_read_at_start_up)."""
     path = tmp_path / "bomb.log.gz"
     _bomb(path, b"A" * (1 << 20), 96 << 20)
-    env = {"TRT_WHY_MAX_GZIP_RATIO": "1000000"}
-    report = _json(trt_why(str(path), "--format", "json", env=env))
+    monkeypatch.setattr(ingest, "MAX_GZIP_RATIO", 1_000_000)
+    report = _json(run_cli(str(path), "--format", "json"))
     assert report["source"]["truncated"] is False
     assert report["source"]["bytes"] == 96 << 20
 
 
 # -- size ---------------------------------------------------------------------------------------------
 
-def test_max_bytes_limit_stops_reading_and_says_so(tmp_path: Path) -> None:
+def test_max_bytes_limit_stops_reading_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TRT_WHY_MAX_BYTES=1 MiB (read at start-up: see test_limit_variables_are_read_at_start_up)."""
     path = tmp_path / "build.log"
     path.write_bytes(OOM_LOG.encode() + NOISE_LINE.encode() * 40_000)
-    report = _oom_found(trt_why(str(path), "--format", "json", env={"TRT_WHY_MAX_BYTES": str(1 << 20)}))
+    monkeypatch.setattr(ingest, "MAX_INPUT_BYTES", 1 << 20)
+    report = _oom_found(run_cli(str(path), "--format", "json"))
     assert report["source"]["truncated"] is True
     assert report["source"]["bytes"] <= 1 << 20
     assert any("TRT_WHY_MAX_BYTES" in note for note in report["notes"])
 
 
-def test_bad_limit_values_are_ignored(tmp_path: Path) -> None:
+STARTUP_LIMITS = (
+    "import json\n"
+    "from troubleshooter.core import ingest, matcher, regexes\n"
+    "print(json.dumps([ingest.MAX_INPUT_BYTES, ingest.MAX_GZIP_RATIO, regexes.MATCH_TIMEOUT, matcher.MATCH_TIMEOUT]))\n"
+)
+
+
+def test_limit_variables_are_read_at_start_up(tmp_path: Path) -> None:
+    """A fresh interpreter (the limits are read once, at import): good values are taken, and bad values
+    leave the defaults without breaking a run. The in-process tests above patch the same constants."""
+    import subprocess
+    import sys
+
+    from rel_helpers import ROOT, child_env
+
+    def limits(env: dict[str, str]) -> list[float]:
+        result = subprocess.run([sys.executable, "-c", STARTUP_LIMITS], capture_output=True, timeout=60,
+                                env=child_env(env), cwd=str(ROOT), stdin=subprocess.DEVNULL)
+        assert result.returncode == 0 and "Traceback" not in result.stderr.decode(), result.stderr.decode()
+        return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+    good = {"TRT_WHY_MAX_BYTES": str(1 << 20), "TRT_WHY_MAX_GZIP_RATIO": "1000000", "TRT_WHY_MATCH_TIMEOUT": "0.002"}
+    assert limits(good) == [1 << 20, 1_000_000, 0.002, 0.002]
+    # Bad values are ignored: the defaults stay, and a real run still diagnoses the log.
+    bad = {"TRT_WHY_MAX_BYTES": "lots", "TRT_WHY_MAX_GZIP_RATIO": "-3", "TRT_WHY_MATCH_TIMEOUT": "soon"}
+    defaults = limits({name: "" for name in bad})
+    assert limits(bad) == defaults and defaults != limits(good)
     path = tmp_path / "build.log"
     path.write_text(OOM_LOG)
-    env = {"TRT_WHY_MAX_BYTES": "lots", "TRT_WHY_MAX_GZIP_RATIO": "-3", "TRT_WHY_MATCH_TIMEOUT": "soon"}
-    _oom_found(trt_why(str(path), "--format", "json", env=env))
+    _oom_found(trt_why(str(path), "--format", "json", env=bad))
 
 
 def test_single_100mb_line(tmp_path: Path) -> None:
@@ -392,7 +414,7 @@ def test_single_100mb_line(tmp_path: Path) -> None:
     with open(path, "wb") as fh:
         fh.write(b"[E] [TRT] " + b"A" * 100_000_000 + b"\n")
         fh.write(OOM_LOG.encode())
-    report = _oom_found(trt_why(str(path), "--format", "json", timeout=120), 1 + OOM_LINE_NO)
+    report = _oom_found(run_cli(str(path), "--format", "json", timeout=120), 1 + OOM_LINE_NO)
     assert report["source"]["lines"] == 1 + OOM_LOG.count("\n")
 
 
@@ -400,7 +422,7 @@ def test_100mb_line_with_the_error_at_its_start(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     with open(path, "wb") as fh:
         fh.write(OOM_LINE.encode() + b" " + b"x" * 100_000_000 + b"\n" + NOISE_LINE.encode())
-    report = _json(trt_why(str(path), "--format", "json", timeout=120))
+    report = _json(run_cli(str(path), "--format", "json", timeout=120))
     assert _top(report) == (OOM_ID, 1)
     assert report["source"]["lines"] == 2
 
@@ -412,7 +434,7 @@ def test_ten_million_short_lines(tmp_path: Path) -> None:
         block = b"x\n" * 1_000_000
         fh.writelines(block for _ in range(10))
         fh.write(OOM_LOG.encode())
-    report = _oom_found(trt_why(str(path), "--format", "json", timeout=600), 10_000_000 + OOM_LINE_NO)
+    report = _oom_found(run_cli(str(path), "--format", "json", timeout=600), 10_000_000 + OOM_LINE_NO)
     assert report["source"]["lines"] == 10_000_000 + OOM_LOG.count("\n")
 
 
@@ -420,7 +442,7 @@ def test_sparse_1gb_file_is_refused_quickly(tmp_path: Path) -> None:
     path = tmp_path / "huge.log"
     with open(path, "wb") as fh:
         fh.truncate(1 << 30)
-    assert_one_line_error(trt_why(str(path), timeout=120), "NUL")
+    assert_one_line_error(run_cli(str(path), timeout=120), "NUL")
 
 
 # -- reading fails half-way -----------------------------------------------------------------------------
@@ -444,7 +466,8 @@ class _FailingStream(io.RawIOBase):
         return n
 
 
-@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ConnectionResetError(104, "Connection reset")])
+@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ConnectionResetError(104, "Connection reset")],
+                         ids=["EIO", "ECONNRESET"])
 def test_read_error_mid_stream_reports_what_was_read(error: OSError, engine) -> None:  # type: ignore[no-untyped-def]
     report = api.diagnose_stream(_FailingStream(_big_log(2000), error), engine=engine)  # type: ignore[arg-type]
     assert report.source.truncated
@@ -457,7 +480,9 @@ def test_read_error_before_any_text(engine) -> None:  # type: ignore[no-untyped-
         api.diagnose_stream(_FailingStream(b"", OSError(5, "Input/output error")), engine=engine)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("data", [b"", "", "   \n\t\n", b"\x00" * 10, b"\x1f\x8b", b"\xff\xfe", b"\xef\xbb\xbf", "\ud800 lone"])
+@pytest.mark.parametrize("data", [b"", "", "   \n\t\n", b"\x00" * 10, b"\x1f\x8b", b"\xff\xfe", b"\xef\xbb\xbf", "\ud800 lone"],
+                         ids=["empty-bytes", "empty-str", "blank-str", "nul-bytes", "gzip-magic-only", "utf16-bom-only",
+                              "utf8-bom-only", "lone-surrogate"])
 def test_api_degenerate_inputs(data: bytes | str, engine) -> None:  # type: ignore[no-untyped-def]
     try:
         report = api.diagnose(data, engine=engine)
@@ -482,15 +507,15 @@ CONTROL = ("\x1b", "\x07", "\x08", "\u009b")
 def test_text_report_carries_no_control_characters(tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_text(OOM_LINE + " " + HOSTILE_TAIL + "\n", encoding="utf-8")
-    out = assert_report(trt_why("-v", "--no-color", str(path)), (1,))
+    out = assert_report(run_cli("-v", "--no-color", str(path)), (1,))
     assert not [c for c in CONTROL if c in out]
 
 
-@pytest.mark.parametrize("fmt", [("--format", "markdown"), ("--chat", "slack")])
+@pytest.mark.parametrize("fmt", [("--format", "markdown"), ("--chat", "slack")], ids=["markdown", "slack"])
 def test_markdown_report_carries_no_control_characters(fmt: tuple[str, str], tmp_path: Path) -> None:
     path = tmp_path / "build.log"
     path.write_text(OOM_LINE + " " + HOSTILE_TAIL + "\n", encoding="utf-8")
-    out = assert_report(trt_why(*fmt, str(path)), (1,))
+    out = assert_report(run_cli(*fmt, str(path)), (1,))
     assert not [c for c in CONTROL if c in out]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from rel_helpers import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_error, trt_why
+from rel_helpers import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_error, run_cli
 
 from troubleshooter import api
 from troubleshooter.api import Engine
@@ -64,7 +64,9 @@ CATASTROPHIC = [
 ]
 
 
-@pytest.mark.parametrize("pattern", CATASTROPHIC)
+@pytest.mark.parametrize("pattern", CATASTROPHIC, ids=[
+    "error-code-word-space", "word-space", "a-or-aa", "word-or-digit-nested", "dotstar-comma", "space-word-star",
+    "class-plus-star", "x-word-plus", "node-path-space"])
 def test_validate_rejects_catastrophic_backtracking(pattern: str) -> None:
     literals = None if "Error" in pattern or "Could" in pattern or "node" in pattern or "Assertion" in pattern \
         or "tactic" in pattern else ["Error"]
@@ -82,7 +84,8 @@ SOUND = [
 ]
 
 
-@pytest.mark.parametrize("pattern", SOUND)
+@pytest.mark.parametrize("pattern", SOUND, ids=[
+    "lazy-node", "dotted-version", "error-code-groups", "bracketed-levels", "repeated-group-names", "unicode-property"])
 def test_validate_accepts_sound_regexes(pattern: str) -> None:
     assert check_backtracking(Signature(id="s", regex=pattern, literals=["failed", "ERROR", "Error", "x", "version",
                                                                           "Could"])) is None
@@ -106,7 +109,7 @@ def test_kb_validate_cli_reports_a_catastrophic_regex_in_an_extra_folder(tmp_pat
     folder = tmp_path / "kb"
     path = write_entry(folder, entry_data("my-runaway", r"Exact message text (\w+\s?)+\(", ["Exact message"]))
     write_entry(folder, entry_data("my-fine-entry"))
-    result = trt_why("kb", "--kb", str(folder), "validate", timeout=180)
+    result = run_cli("kb", "--kb", str(folder), "validate", timeout=180)
     out = result.stdout.decode()
     assert "Traceback" not in result.stderr.decode()
     assert result.returncode == 1, out
@@ -130,19 +133,24 @@ def test_runaway_signature_is_skipped_at_run_time_with_a_note() -> None:
     start = time.monotonic()
     report = api.diagnose(hostile + OOM_LOG, engine=engine)
     elapsed = time.monotonic() - start
-    assert elapsed < 10, f"{elapsed:.1f} s: the runaway signature was not skipped"
+    # A hang guard, not a speed figure: unskipped, (a|aa)+$ on 3000 a's runs for ever.
+    assert elapsed < 60, f"{elapsed:.1f} s: the runaway signature was not skipped"
     assert any("my-runaway::main-message" in note and "skipped" in note for note in report.notes), report.notes
     assert report.top is not None and report.top.id == OOM_ID
     assert report.top.evidence[0].line == 200 + OOM_LINE_NO
 
 
-def test_slow_signature_in_an_extra_folder_is_skipped_via_cli(tmp_path: Path) -> None:
-    """A quadratic regex that passes validation, under a tiny run-time budget (TRT_WHY_MATCH_TIMEOUT)."""
+def test_slow_signature_in_an_extra_folder_is_skipped_via_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quadratic regex that passes validation, under a tiny run-time budget (TRT_WHY_MATCH_TIMEOUT=0.002,
+    read at start-up: test_limit_variables_are_read_at_start_up checks that part in a fresh interpreter)."""
+    from troubleshooter.core import matcher
+
     folder = tmp_path / "kb"
     write_entry(folder, entry_data("my-slow-entry", r"Selected Thing: (?P<thing>.+?)\s*$"))
     log = tmp_path / "build.log"
-    log.write_text("[E] Selected Thing: " + " " * 8000 + "x\n" + OOM_LOG)
-    result = trt_why("--kb", str(folder), "--format", "json", str(log), env={"TRT_WHY_MATCH_TIMEOUT": "0.002"})
+    log.write_text("[E] Selected Thing: a" + " " * 8000 + "x\n" + OOM_LOG)
+    monkeypatch.setattr(matcher, "MATCH_TIMEOUT", 0.002)
+    result = run_cli("--kb", str(folder), "--format", "json", str(log))
     import json
 
     report = json.loads(result.stdout)
@@ -195,11 +203,11 @@ def test_billion_laughs_is_rejected_quickly(tmp_path: Path) -> None:
     start = time.monotonic()
     with pytest.raises(KBError, match=f"more than {MAX_YAML_NODES} nodes"):
         safe_load_yaml(_laughs(), "laughs.yaml")
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 60  # a hang guard, not a speed figure: expanded, it is 9**9 nodes
     folder = tmp_path / "kb"
     folder.mkdir()
     (folder / "laughs.yaml").write_text(_laughs())
-    result = trt_why("kb", "--kb", str(folder), "validate", timeout=180)
+    result = run_cli("kb", "--kb", str(folder), "validate", timeout=180)
     assert "Traceback" not in result.stderr.decode()
     assert "laughs.yaml" in result.stdout.decode() and "nodes" in result.stdout.decode()
 
@@ -219,7 +227,7 @@ def test_recursive_and_deep_yaml_is_refused_not_a_crash(text: str) -> None:
         safe_load_yaml(text, "deep.yaml")
     message = str(caught.value)
     assert message.startswith("deep.yaml: ") and "\n" not in message and len(message) < 400
-    assert time.monotonic() - start < 30  # a hang guard, not a speed figure
+    assert time.monotonic() - start < 60  # a hang guard, not a speed figure
 
 
 def test_ordinary_anchors_still_work() -> None:
@@ -254,22 +262,22 @@ def test_broken_entry_is_reported_with_file_and_field_and_the_rest_loads(name: s
     # The CLI still diagnoses, and says the KB had a problem.
     log = tmp_path / "build.log"
     log.write_text(OOM_LOG)
-    result = trt_why("--kb", str(folder), str(log))
+    result = run_cli("--kb", str(folder), str(log))
     assert result.returncode == 1 and "Traceback" not in result.stderr.decode()
     assert b"could not be loaded" in result.stdout
     # --strict fails instead, naming the file.
     with pytest.raises(KBError, match=str(path)):
         load_kb([folder], strict=True)
-    strict = trt_why("kb", "--kb", str(folder), "--strict", "list")
+    strict = run_cli("kb", "--kb", str(folder), "--strict", "list")
     assert_one_line_error(strict, str(path))
 
 
 @pytest.mark.parametrize("content, words", [
-    (b"\xff\xfe\x00binary", "utf-8"),
-    (b"", "empty"),
-    (b"- just\n- a list\n", "mapping"),
-    (b"id: x\n---\nid: y\n", "single document"),
-    (b"x" * (300 * 1024), "larger than"),
+    pytest.param(b"\xff\xfe\x00binary", "utf-8", id="not-utf8"),
+    pytest.param(b"", "empty", id="empty"),
+    pytest.param(b"- just\n- a list\n", "mapping", id="a-list"),
+    pytest.param(b"id: x\n---\nid: y\n", "not valid YAML", id="two-documents"),  # ours; the rest is PyYAML's
+    pytest.param(b"x" * (300 * 1024), "larger than", id="300kb"),
 ])
 def test_unreadable_entry_files(content: bytes, words: str, tmp_path: Path) -> None:
     folder = tmp_path / "kb"
@@ -313,10 +321,10 @@ def test_override_attempt_via_cli_is_visible_not_silent(how: str, tmp_path: Path
     log.write_text(OOM_LOG)
     args = ["--kb", str(folder)] if how == "--kb" else []
     env = {"TRT_WHY_KB_PATH": str(folder)} if how != "--kb" else None
-    result = trt_why(*args, str(log), env=env)
+    result = run_cli(*args, str(log), env=env)
     out = result.stdout.decode()
     assert "HIJACKED" not in out and "could not be loaded" in out
-    validate = trt_why("kb", *args, "validate", env=env, timeout=180)
+    validate = run_cli("kb", *args, "validate", env=env, timeout=180)
     assert "already defined" in validate.stdout.decode() and validate.returncode == 1
 
 
@@ -331,7 +339,7 @@ def test_env_folder_gets_the_same_regex_check(tmp_path: Path, monkeypatch: pytes
 
 
 def test_missing_extra_folder_via_cli_is_one_line_with_strict(tmp_path: Path) -> None:
-    result = trt_why("kb", "--kb", str(tmp_path / "nope"), "--strict", "list")
+    result = run_cli("kb", "--kb", str(tmp_path / "nope"), "--strict", "list")
     assert_one_line_error(result, "nope")
 
 
@@ -346,7 +354,7 @@ def test_symlinked_entry_outside_the_folder_is_bounded(tmp_path: Path) -> None:
     (folder / "zero.yaml").symlink_to("/dev/zero")
     start = time.monotonic()
     kb = load_kb([folder])
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 60  # a hang guard, not a speed figure: /dev/zero read whole never ends
     assert any("larger than" in p.message for p in kb.problems)
     assert len(kb) == BUILTIN_COUNT
 

@@ -56,6 +56,8 @@ def _fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
         # success in an earlier run of a multi-run CI log does not hide a failure in a later one.
         if sig.after_trigger and sh.last_line <= last_trigger:
             continue
+        if sig.before_trigger and sh.first_line >= first_trigger:
+            continue
         return False, f"ruled out by {sid!r} on line {sh.last_line if sig.after_trigger else sh.first_line}"
     return True, None
 

@@ -65,6 +65,11 @@ class Signature(_Strict):
     after_trigger: bool = Field(
         default=False, description="For support/exclude: only lines after the first trigger count."
     )
+    before_trigger: bool = Field(
+        default=False,
+        description="For exclude: it rules the entry out only when it comes before the first trigger (the "
+        "context the trigger appeared in, not a later, unrelated line).",
+    )
     note: str | None = Field(default=None, description="What this signature is for (shown by `kb explain`).")
 
     def effective_weight(self) -> float:
