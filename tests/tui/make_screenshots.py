@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
 from scenarios import SCENARIOS, prepare
-from tui_helpers import SIZE
+from tui_helpers import SIZE, settle
 
 OUT = HERE.parents[1] / "docs" / "screenshots"
 MAIN = ["paste", "report_why", "report_unfolded", "version_question", "fix_checklist", "model_lint", "kb_palette",
@@ -30,7 +30,7 @@ async def shoot(name: str, out: Path) -> Path:
         app = scenario.app()
         async with app.run_test(size=SIZE) as pilot:
             await scenario.run_before(pilot)
-            await pilot.pause(0.3)
+            await settle(pilot)
             path = out / f"{name.replace('_', '-')}.svg"
             path.write_text(app.export_screenshot(title=f"trt-why: {scenario.description}"), encoding="utf-8")
             return path

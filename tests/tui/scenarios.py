@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.widgets import Input, Select
-from tui_helpers import DATA, make_app, wait_for, wait_for_report
+from tui_helpers import DATA, make_app, settle, wait_for_palette, wait_for_report, wait_for_screen, wait_until
 
 from troubleshooter.tui.app import TrtWhyApp
 from troubleshooter.tui.widgets.findings import FindingsTree
@@ -47,20 +47,20 @@ class Scenario:
             await wait_for_report(pilot)
         for step in self.steps:
             await step(pilot)
-        await pilot.pause(0.2)
+        await pilot.pause()  # the snapshot harness (and make_screenshots) then wait for the screen to settle
 
 
 def press(*keys: str) -> Step:
     async def step(pilot: Any) -> None:
         await pilot.press(*keys)
-        await pilot.pause(0.1)
+        await settle(pilot)
 
     return step
 
 
 def until_screen(name: str) -> Step:
     async def step(pilot: Any) -> None:
-        await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == name, 20, name)
+        await wait_for_screen(pilot, name)
 
     return step
 
@@ -70,7 +70,7 @@ def choose_version(version: str) -> Step:
         app = pilot.app
         before = app.run_id
         app.screen.query_one("#version-select", Select).value = version
-        await wait_for(pilot, lambda: app.run_id > before, 20)
+        await wait_until(pilot, lambda: app.run_id > before, f"a new diagnosis run for TensorRT {version}")
         await wait_for_report(pilot)
 
     return step
@@ -81,14 +81,21 @@ def unfold_all() -> Step:
         tree = pilot.app.screen.query_one(FindingsTree)
         for node in list(tree.root.children):
             node.expand_all()
-        await pilot.pause(0.1)
+        await settle(pilot)
+
+    return step
+
+
+def palette_searched() -> Step:
+    async def step(pilot: Any) -> None:
+        await wait_for_palette(pilot)
 
     return step
 
 
 def lint_done() -> Step:
     async def step(pilot: Any) -> None:
-        await wait_for(pilot, lambda: pilot.app.lint_report is not None, 60, "the lint")
+        await wait_until(pilot, lambda: pilot.app.lint_report is not None, "the lint report")
 
     return step
 
@@ -147,10 +154,11 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
     Scenario("help", log=FUSION, steps=[press("f1"), until_screen("HelpScreen")],
              description="Every binding"),
     Scenario("kb_palette", log=FUSION, steps=[press("ctrl+p"), until_screen("CommandPalette"),
-                                              press(*"int8 silu"), press()],
+                                              press(*"int8 silu"), palette_searched()],
              description="The KB browser: fuzzy search over titles, ids, tags and signatures"),
     Scenario("kb_entry", log=FUSION, steps=[press("ctrl+p"), until_screen("CommandPalette"),
-                                            press(*"silu"), press("enter"), until_screen("EntryScreen")],
+                                            press(*"silu"), palette_searched(), press("enter"),
+                                            until_screen("EntryScreen")],
              description="A KB entry"),
     Scenario("report_light", log=FUSION, theme="trt-why-light", description="The light theme"),
 ]}

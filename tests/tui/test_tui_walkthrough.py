@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual import events
 from textual.widgets import Input, Select, TabbedContent
-from tui_helpers import SIZE, make_app, run, sample, wait_for, wait_for_report
+from tui_helpers import SIZE, make_app, run, sample, settle, wait_for_palette, wait_for_report, wait_for_screen, wait_until
 
 from troubleshooter.tui.screens.input import InputScreen
 from troubleshooter.tui.screens.report import ReportScreen
@@ -58,7 +58,7 @@ def test_open_file_by_path_and_with_the_dialog() -> None:
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("ctrl+o")
-            await wait_for(pilot, lambda: type(app.screen).__name__ == "OpenFileDialog")
+            await wait_for_screen(pilot, "OpenFileDialog")
             app.screen.query_one("#open-path", Input).value = path
             await pilot.press("enter")
             await wait_for_report(pilot)
@@ -179,7 +179,8 @@ def test_answer_the_version_question_updates_the_advice() -> None:
             assert select.has_focus
             run_before = app.run_id
             select.value = "8.6"
-            await wait_for(pilot, lambda: app.run_id > run_before and app.report.environment.tensorrt_version == "8.6")
+            await wait_until(pilot, lambda: app.run_id > run_before and app.report.environment.tensorrt_version == "8.6",
+                             "a report for TensorRT 8.6")
             await wait_for_report(pilot)
             top = app.report.top
             assert top.version_status is not None
@@ -237,8 +238,7 @@ def test_lint_a_generated_model_confirms_the_diagnosis(onnx_models) -> None:  # 
             assert box.has_focus
             box.value = model
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.lint_report is not None, 60, "the lint")
-            await pilot.pause(0.1)
+            await wait_until(pilot, lambda: app.lint_report is not None, "the lint report")
             text = plain_text(app.screen.query_one("#model-result"))
             assert "confirms" in text
             assert "int8-grouped-conv-channels" in text
@@ -256,9 +256,9 @@ def test_lint_a_model_without_the_problem_refutes(onnx_models) -> None:  # type:
         app = make_app(log=sample(DEPTHWISE), model=model)
         async with app.run_test(size=SIZE) as pilot:
             await wait_for_report(pilot)
-            await wait_for(pilot, lambda: app.lint_report is not None, 60, "the lint given by --model")
+            await wait_until(pilot, lambda: app.lint_report is not None, "the lint report of the --model given")
             await pilot.press("4")
-            await pilot.pause(0.1)
+            await settle(pilot)
             text = plain_text(app.screen.query_one("#model-result"))
             assert "refutes" in text
 
@@ -276,7 +276,8 @@ def test_lint_errors_are_one_line(tmp_path: Path) -> None:
             await pilot.press("4")
             app.screen.query_one("#model-path", Input).value = str(bad)
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.screen.query_one("RunStatus").has_class("-error"), 60)
+            await wait_until(pilot, lambda: app.screen.query_one("RunStatus").has_class("-error"),
+                             "the lint error in the status line")
             text = plain_text(app.screen.query_one("#model-result"))
             assert "Traceback" not in text and "\n" not in text.strip()
 
@@ -290,26 +291,28 @@ def test_export_markdown_and_json(tmp_path: Path) -> None:
             await wait_for_report(pilot)
             for fmt, name in (("markdown", "report.md"), ("json", "report.json")):
                 await pilot.press("ctrl+e")
-                await wait_for(pilot, lambda: type(app.screen).__name__ == "ExportDialog")
+                await wait_for_screen(pilot, "ExportDialog")
                 if fmt == "json":
                     await pilot.press("ctrl+f")
                 box = app.screen.query_one("#export-path", Input)
                 box.value = str(tmp_path / name)
                 await pilot.press("enter")
-                await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen))
+                written = tmp_path / name
+                await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen) and written.is_file(),  # noqa: B023
+                                 f"{name} written and the report screen back")
             md = (tmp_path / "report.md").read_text()
             assert "conv-act-fusion-no-impl" in md
             data = json.loads((tmp_path / "report.json").read_text())
             assert data["diagnoses"][0]["id"] == "conv-act-fusion-no-impl"
             # An existing file is replaced only after a second Enter.
             await pilot.press("ctrl+e")
-            await wait_for(pilot, lambda: type(app.screen).__name__ == "ExportDialog")
+            await wait_for_screen(pilot, "ExportDialog")
             app.screen.query_one("#export-path", Input).value = str(tmp_path / "report.md")
             await pilot.press("enter")
             await pilot.pause()
             assert type(app.screen).__name__ == "ExportDialog"
             await pilot.press("enter")
-            await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen))
+            await wait_for_screen(pilot, "ReportScreen")
 
     run(scenario())
 
@@ -344,11 +347,11 @@ def test_help_palette_theme_and_kb_entry() -> None:
             await pilot.press("ctrl+t")
             assert app.theme == dark
             await pilot.press("ctrl+p")
-            await pilot.pause(0.2)
+            await wait_for_screen(pilot, "CommandPalette")
             await pilot.press(*"silu")
-            await pilot.pause(0.6)
+            await wait_for_palette(pilot)
             await pilot.press("enter")
-            await wait_for(pilot, lambda: type(app.screen).__name__ == "EntryScreen")
+            await wait_for_screen(pilot, "EntryScreen")
             assert app.screen.entry.id == "conv-act-fusion-no-impl"
 
     run(scenario())
@@ -436,7 +439,8 @@ def test_answer_the_platform_question_reruns_with_it() -> None:
             select = screen.query_one("#platform-select", Select)
             run_before = app.run_id
             select.value = "jetson"
-            await wait_for(pilot, lambda: app.run_id > run_before and app.report.environment.platform == "jetson")
+            await wait_until(pilot, lambda: app.run_id > run_before and app.report.environment.platform == "jetson",
+                             "a report for a Jetson")
             await wait_for_report(pilot)
             assert app.request.platform == "jetson"
 
