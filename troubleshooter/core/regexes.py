@@ -677,6 +677,20 @@ def check_backtracking(sig: Signature, timeout: float | None = None) -> str | No
       searched within the regex engine's own timeout (VALIDATE_TIMEOUT).
     """
     limit = VALIDATE_TIMEOUT if timeout is None else timeout
+    key = (sig.regex, sig.ignore_case, tuple(sig.literals or ()), limit)
+    if key in _PASSED_GUARD:
+        return None  # the verdict depends on nothing else: a process checks a regex once
+    verdict = _check_backtracking(sig, limit)
+    if verdict is None and len(_PASSED_GUARD) < 4096:
+        _PASSED_GUARD.add(key)
+    return verdict
+
+
+_PASSED_GUARD: set[tuple[str, bool, tuple[str, ...], float]] = set()
+"""Signatures (regex, case, literals, time limit) that passed the guard in this process."""
+
+
+def _check_backtracking(sig: Signature, limit: float) -> str | None:
     tree = _parse(sig.regex)
     if tree is not None and _ambiguous_nesting(tree):
         return (
