@@ -348,3 +348,20 @@ def test_reads_only_the_files_it_was_given(tmp_path: Path) -> None:
         _recording.clear()
     assert from_text == [], f"diagnose(text) opened {from_text}"
     assert _opened == [str(path)], _opened
+
+
+def test_bad_options_are_refused_before_the_log_is_read(tmp_path: Path) -> None:
+    """A bad --trt-version or --platform on a large log fails at once: no byte of the log is scanned."""
+    log = tmp_path / "big.log"
+    log.write_text("[E] Error Code 2: x\n" * 1000)
+    calls: list[object] = []
+    original = api.scan_stream
+    try:
+        api.scan_stream = lambda *a, **k: calls.append(a) or original(*a, **k)  # type: ignore[assignment]
+        for kwargs in ({"trt_version": "banana"}, {"platform": "amiga"}):
+            with pytest.raises(InputError):
+                diagnose_path(log, **kwargs)  # type: ignore[arg-type]
+        diagnose_path(log, trt_version="8.6.1")
+    finally:
+        api.scan_stream = original  # type: ignore[assignment]
+    assert len(calls) == 1  # only the good call read the log

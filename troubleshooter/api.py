@@ -117,14 +117,17 @@ PLATFORMS = ("linux", "windows", "wsl", "jetson")
 
 def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None,
             path: str | None = None, platform: str | None = None) -> Report:
-    state, lines, nbytes, content = _scan(opened, engine, progress, path)
+    # Options are checked before a byte is read: a bad flag on a 1 GB log fails at once.
     override = None
     if trt_version:
         override = normalise(trt_version)
         if override is None:
+            opened.stream.close()
             raise InputError(f"--trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)")
     if platform is not None and platform not in PLATFORMS:
+        opened.stream.close()
         raise InputError(f"--platform {platform!r}: one of {', '.join(PLATFORMS)}")
+    state, lines, nbytes, content = _scan(opened, engine, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
     env = state.env.result(override, platform)
