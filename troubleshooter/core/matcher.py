@@ -308,11 +308,6 @@ class Matcher:
         return finder
 
     # -- per line -----------------------------------------------------------------------------------
-    def _sigs_for(self, text: str) -> list[LazySignature]:
-        """Signatures with a prefilter literal in the text, in (entry, signature) order."""
-        by_literal = self.by_literal
-        return self._sig_list([lit for lit in self._index.find(text) if lit in by_literal], text)
-
     def _sig_list(self, literals: Iterable[str], text: str) -> list[LazySignature]:
         """The signatures of these (case-sensitive) literals and of the caseless ones in the text."""
         key = (tuple(sorted(literals)), tuple(sorted(self._caseless_in(text))) if self.caseless else ())

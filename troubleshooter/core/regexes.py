@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import regex
@@ -44,20 +43,6 @@ characters; half the longest line payload keeps merely quadratic signatures (sti
 MATCH_TIMEOUT) well inside VALIDATE_TIMEOUT and `kb validate` quick."""
 ADVERSARIAL_LENGTH = 4000
 """Default length of ``adversarial_inputs``."""
-
-
-@dataclass(frozen=True)
-class CompiledSignature:
-    """A signature ready for matching."""
-
-    entry_id: str
-    sig: Signature
-    pattern: Any  # regex.Pattern[str]
-    literals: tuple[str, ...]
-
-    @property
-    def key(self) -> str:
-        return f"{self.entry_id}::{self.sig.id}"
 
 
 def compile_pattern(pattern: str, ignore_case: bool = False, *, tolerate: bool = True) -> Any:
@@ -370,11 +355,6 @@ def literals_for(sig: Signature) -> list[str] | None:
     if lits is None or sig.ignore_case:
         return lits
     return list(dict.fromkeys(tolerant_literal(lit) for lit in lits))
-
-
-def compile_signature(entry_id: str, sig: Signature) -> CompiledSignature:
-    lits = literals_for(sig) or []
-    return CompiledSignature(entry_id, sig, compile_pattern(sig.regex, sig.ignore_case), tuple(lits))
 
 
 # -- the backtracking guard ------------------------------------------------------------------------

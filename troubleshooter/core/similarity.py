@@ -41,15 +41,21 @@ def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], 
     found = list(diagnoses)
     rest: list[Unexplained] = []
     have = {d.id for d in found}
-    for u in unexplained:
+    def promotable(u: Unexplained) -> bool:
         best = u.similar[0] if u.similar else None
         runner_up = u.similar[1].score if len(u.similar) > 1 else 0.0
-        if (best is None or best.score < threshold or best.score - runner_up < MARGIN
-                or best.id in have or best.id in seen or best.id not in entries or entries[best.id].severity != "error"
-                or u.line < succeeded_at or (near_miss is not None and near_miss(best.id, parse_line(u.line, u.text).text) >= best.score)
+        if (best is None or best.score < threshold or best.score - runner_up < MARGIN or u.line < succeeded_at
+                or best.id in have or best.id in seen or best.id not in entries
+                or entries[best.id].severity != "error"
                 or sum(d.matched_by == "similarity" for d in found) >= MAX_PROMOTIONS):
+            return False
+        return near_miss is None or near_miss(best.id, parse_line(u.line, u.text).text) < best.score
+
+    for u in unexplained:
+        if not promotable(u):
             rest.append(u)
             continue
+        best = u.similar[0]
         entry = entries[best.id]
         trigger = next(s for s in entry.match.signatures if s.role == "trigger")
         hits = EntryHits(by_sig={trigger.id: SignatureHits(

@@ -66,11 +66,6 @@ def cache_key(folders: Sequence[Path]) -> str:
     return h.hexdigest()[:32]
 
 
-def load_kb_cached(extra: Sequence[str | os.PathLike[str]] = ()) -> KnowledgeBase:
-    """The KB, from the cache when it is current, else from YAML (then cached)."""
-    return load_kb_and_literals(extra)[0]
-
-
 def load_kb_and_literals(
     extra: Sequence[str | os.PathLike[str]] = (),
 ) -> tuple[KnowledgeBase, dict[str, list[str]] | None]:
