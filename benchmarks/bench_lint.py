@@ -2,7 +2,9 @@
 
 Run: ``python benchmarks/bench_lint.py [--large-gb 2] [--keep DIR]``. Models are generated
 (tests/lint/lint_factory.py plus a QDQ conv chain and a large external-data model made with a
-sparse file), so nothing binary is stored. For each model a subprocess imports trt-why, lints
+sparse file), so nothing binary is stored. The sparse file's weights are scanned (fp16-range reads
+external weights in 16 MiB chunks): its time is mostly the kernel filling the holes with zero pages.
+``bench_lint_big.py`` measures models with real weights, inline and external. For each model a subprocess imports trt-why, lints
 the model once and reports the lint time, the wall time of the whole process (interpreter and
 imports included) and its peak RSS (``VmHWM``; ``ru_maxrss`` would include the parent's peak,
 because Linux keeps it across fork and exec).

@@ -93,7 +93,7 @@ def single(op: str, *, domain: str = "", opset: int = OPSET, attrs: dict[str, An
 
 
 # ---- quantized models ---------------------------------------------------------------------
-def qdq_conv(
+def qdq_conv(  # noqa: PLR0913 - keyword-only knobs of a test model
     *,
     c: int = 4,
     k: int = 4,

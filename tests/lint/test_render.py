@@ -58,7 +58,7 @@ def test_sarif_structure(report: LintReport) -> None:
     zp_rule = rules[ids.index("qdq-zero-point")]
     assert "symmetric" in zp_rule["help"]["text"]
     assert len(run["results"]) == len(report.findings)
-    for result, finding in zip(run["results"], report.findings):
+    for result, finding in zip(run["results"], report.findings, strict=True):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == finding.rule
         assert result["level"] == {"error": "error", "warning": "warning", "info": "note"}[finding.level]
         assert result["message"]["text"] == finding.message

@@ -75,7 +75,8 @@ def _notes(ctx: LintContext) -> list[str]:
     if ctx.loaded.external_count:
         megabytes = ctx.loaded.external_bytes / 1e6
         notes.append(
-            f"{ctx.loaded.external_count} tensor(s) ({megabytes:.1f} MB) in external data files: checked, not loaded"
+            f"{ctx.loaded.external_count} tensor(s) ({megabytes:.1f} MB) in external data files: checked, never "
+            "loaded whole (weight values are scanned in chunks)"
         )
     notes.extend(ctx.notes)
     return notes

@@ -190,7 +190,7 @@ class LintContext:
         """Shapes from ONNX shape inference on a stripped, sorted copy of the model."""
         import onnx
 
-        stripped = stripped_copy(self.model, self.sorted_nodes())
+        stripped = stripped_copy(self.loaded, self.sorted_nodes())
         try:
             result = onnx.shape_inference.infer_shapes(stripped, strict_mode=True, data_prop=True)
         except Exception as err:

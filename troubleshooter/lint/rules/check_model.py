@@ -2,7 +2,10 @@
 =================================================
 
 Runs ``onnx.checker.check_model`` on the file path (external data resolved beside the
-model, models over 2 GB supported, weights not loaded). A model the checker rejects is
+model, models over 2 GB supported, weights not loaded). When big inline weights were left in
+the file by the loader, the checker runs in memory on the parsed model, each such tensor
+replaced by a one-element stand-in of the same type and field (the loader has already checked
+that its values have the size its dims need). A model the checker rejects is
 malformed: the TensorRT ONNX parser usually fails on it too, with a less helpful message.
 
 Two checker complaints are *not* reported here because TensorRT accepts them:
@@ -45,11 +48,13 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     """Run the ONNX checker on the model path (or on a sorted copy when nodes are unsorted)."""
     import onnx
 
-    from troubleshooter.lint.protos import stripped_copy
+    from troubleshooter.lint.protos import checker_copy, stripped_copy
 
     target: str | onnx.ModelProto = ctx.loaded.path
     if not ctx.is_sorted():
-        target = stripped_copy(ctx.model, ctx.sorted_nodes())
+        target = stripped_copy(ctx.loaded, ctx.sorted_nodes())
+    if ctx.loaded.payloads:
+        target = checker_copy(ctx.loaded, ctx.model if isinstance(target, str) else target)
     try:
         onnx.checker.check_model(target)
     except (onnx.checker.ValidationError, ValueError, RuntimeError) as err:

@@ -10,7 +10,9 @@ type then need INT64 bindings).
 
 Values outside INT32 matter only on 8.x. The ``INT64_MAX`` / ``INT64_MIN`` sentinels that
 exporters write into Slice ``starts`` / ``ends`` ("to the end") clamp harmlessly and are not
-counted. Initializers larger than 1 MB stored as external data are not read.
+counted. Values are scanned in chunks of at most 16 MiB wherever they are stored (inline or
+external data), so big INT64 tensors never sit in memory whole; one that cannot be read is
+named in the finding.
 
 **Level:** info (warning on TensorRT < 9 when values would be clamped). **KB:** ``int64-weights-cast``.
 
@@ -27,6 +29,8 @@ from troubleshooter.lint.report import Finding
 from troubleshooter.lint.rules._base import finding, short, trt_before
 
 if TYPE_CHECKING:
+    from onnx import TensorProto
+
     from troubleshooter.lint.graph import LintContext
 
 RULE = "int64-initializers"
@@ -43,9 +47,16 @@ def _sentinel_only(ctx: LintContext, name: str) -> bool:
     return bool(users) and all(n.op_type == "Slice" and slot in (1, 2) for n, slot in users)
 
 
+def _outside_int32(ctx: LintContext, tensor: TensorProto) -> bool:
+    """True when any value is outside the INT32 range (read chunk by chunk)."""
+    return any(part.size and (part.min() < _I32[0] or part.max() > _I32[1]) for part in ctx.loaded.iter_values(tensor))
+
+
 def check(ctx: LintContext) -> Iterator[Finding]:
     """One info finding for INT64 initializers, one more for values outside INT32."""
     from onnx import TensorProto
+
+    from troubleshooter.lint.model import UnreadableTensor
 
     tensors = {**ctx.constants, **ctx.initializers}
     int64 = [name for name, t in tensors.items() if t.data_type == TensorProto.INT64]
@@ -54,17 +65,18 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     out_of_range: list[str] = []
     unread: list[str] = []
     for name in int64:
-        value = ctx.loaded.read_array(tensors[name])
-        if value is None:
+        try:
+            outside = _outside_int32(ctx, tensors[name])
+        except (UnreadableTensor, OSError):
             unread.append(name)
             continue
-        if value.size and (value.min() < _I32[0] or value.max() > _I32[1]) and not _sentinel_only(ctx, name):
+        if outside and not _sentinel_only(ctx, name):
             out_of_range.append(name)
     users = sorted({ctx.name_of(i) for name in int64 for i, _ in ctx.consumers.get(name, [])},
                    key=lambda n: ctx.position.get(n, 0))
     old = trt_before(ctx, "9")
     when = "this TensorRT casts them to INT32" if old else "TensorRT 8.x casts them to INT32; 9.0+ keeps INT64"
-    note = f" ({len(unread)} large external one(s) not read)" if unread else ""
+    note = f" ({len(unread)} unreadable one(s) not checked)" if unread else ""
     yield finding(
         RULE, "info", f"{len(int64)} INT64 initializer(s) ({short(int64)}): {when}{note}", users, KB,
         tensors=int64,
