@@ -14,23 +14,38 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from troubleshooter import exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
 
+if TYPE_CHECKING:
+    from troubleshooter.render.term import Terminal
+
 SUBCOMMANDS = ("kb", "lint", "tui", "mcp", "scan", "eval", "diagnose")
+
+
+def exit_codes_help(found: str = "the log shows a failure, or a warning diagnosis (--exit-zero: 0)",
+                    ok: str = "analysed: no failure, nothing of severity error or warning") -> str:
+    """The `Exit codes:` block of a --help (the README lists the same)."""
+    return (f"Exit codes:\n  {exit_codes.OK:<4} {ok}\n  {exit_codes.FOUND:<4} {found}\n"
+            f"  {exit_codes.ERROR:<4} usage or input error (one line on stderr)\n"
+            f"  {exit_codes.INTERRUPTED:<4} interrupted (Ctrl+C)\n")
 
 
 def _diagnose_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="trt-why",
         description="Why did my TensorRT build fail? Reads a log, answers with the cause, the proof and the fix.",
-        epilog="Other commands: trt-why kb | lint | tui | mcp | scan | eval (each has --help). "
-        "Exit codes: 0 nothing found, 1 an error/warning diagnosis, 2 bad input.",
+        epilog="Other commands: trt-why kb | lint | tui | mcp | scan | eval (each has --help).\n\n"
+        + exit_codes_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("logs", nargs="*", metavar="LOG", help="log files (.gz ok); '-' for stdin")
-    p.add_argument("-f", "--format", choices=("text", "json", "markdown"), default="text")
-    p.add_argument("--chat", choices=("slack", "discord", "github"), help="Markdown sized for a chat (implies markdown)")
+    p.add_argument("-f", "--format", choices=("text", "json", "markdown"), default=None,
+                   help="text (default), json or markdown")
+    p.add_argument("--chat", choices=("slack", "discord", "github"),
+                   help="Markdown sized for a chat (implies --format markdown)")
     p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say (e.g. 8.6.1)")
     p.add_argument("--platform", choices=("linux", "windows", "wsl", "jetson"),
                    help="where TensorRT runs, when the log does not say")
@@ -39,7 +54,8 @@ def _diagnose_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a failure is found")
     p.add_argument("--redact", action="store_true", help="hide user names, paths, hosts and IPs in evidence")
     p.add_argument("--redact-names", action="store_true", help="also hide node and tensor names")
-    p.add_argument("--no-color", action="store_true", help="no ANSI colours (also NO_COLOR=1)")
+    p.add_argument("--no-color", action="store_true",
+                   help="no ANSI colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe too)")
     p.add_argument("-v", "--verbose", action="store_true", help="show every diagnosis in full")
     p.add_argument("--matcher", choices=("auto", "python", "hyperscan"), default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -78,16 +94,28 @@ def _progress_for(path: str, enabled: bool):  # type: ignore[no-untyped-def]
     return ProgressBar(size or None, sys.stderr, delay=0.0 if always else 0.5, min_interval=0.0 if always else 0.2)
 
 
+def _output(args: argparse.Namespace) -> tuple[str, Terminal]:
+    """The format, and the terminal to fit (text only): contradictory options are a usage error."""
+    from troubleshooter.render.term import Terminal, terminal
+
+    if args.chat and args.format not in (None, "markdown"):
+        raise InputError(f"--chat {args.chat} writes Markdown: it cannot be combined with --format {args.format}")
+    fmt = "markdown" if args.chat else (args.format or "text")
+    if fmt != "text":
+        return fmt, Terminal(width=None, colour=False)
+    return fmt, terminal(sys.stdout, no_color=args.no_color)
+
+
 def cmd_diagnose(argv: Sequence[str]) -> int:
     args = _diagnose_parser().parse_args(argv)
     from troubleshooter import api
     from troubleshooter.render import render
 
+    fmt, term = _output(args)
+    check_kb_dirs(args.kb)
     logs = args.logs or ["-"]
     if args.matcher:
         os.environ["TRT_WHY_MATCHER"] = args.matcher
-    fmt = "markdown" if args.chat else args.format
-    colour = fmt == "text" and not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
     reports = []
     status = exit_codes.OK
     engine = api.get_engine(args.kb)
@@ -126,11 +154,18 @@ def cmd_diagnose(argv: Sequence[str]) -> int:
                 else:
                     if i:
                         _write("\n")
-                    _write(render(report, fmt, colour=colour, verbose=args.verbose))
+                    _write(render(report, fmt, colour=term.colour, verbose=args.verbose, width=term.width))
     except BrokenPipeError:
         # The reader left early (| head): the verdict does not depend on how much of it was read.
         _silence_stdout()
     return result
+
+
+def check_kb_dirs(dirs: Sequence[str]) -> None:
+    """`--kb DIR` must name a folder: a typo is a usage error (exit 2), not a note under a report."""
+    for folder in dirs:
+        if not os.path.isdir(folder):
+            raise InputError(f"--kb {folder}: no such folder")
 
 
 def _silence_stdout() -> None:

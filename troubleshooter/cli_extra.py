@@ -20,7 +20,12 @@ def _need(module: str, extra: str) -> None:
 
 
 def cmd_lint(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(prog="trt-why lint", description="TensorRT-aware checks of an ONNX model.")
+    from troubleshooter.cli import exit_codes_help
+
+    p = argparse.ArgumentParser(prog="trt-why lint", description="TensorRT-aware checks of an ONNX model.",
+                                epilog=exit_codes_help("a finding of level error or warning (--exit-zero: 0)",
+                                                       ok="no finding of level error or warning"),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("model", nargs="?", help="the .onnx file")
     p.add_argument("--list-rules", action="store_true", help="print the rule ids and exit")
     p.add_argument("-f", "--format", choices=("text", "json", "markdown", "sarif"), default="text")
@@ -28,7 +33,7 @@ def cmd_lint(argv: Sequence[str]) -> int:
     p.add_argument("--polygraphy", action="store_true", help="also run `polygraphy check lint` and merge")
     p.add_argument("--input-shapes", nargs="+", default=[], metavar="NAME:[D,...]",
                    help="shapes of dynamic inputs for --polygraphy, e.g. images:[1,3,640,640]")
-    p.add_argument("--exit-zero", action="store_true")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a finding is an error or warning")
     args = p.parse_args(argv)
     if args.list_rules:
         from troubleshooter.kb.selftest import lint_rule_ids
@@ -43,7 +48,13 @@ def cmd_lint(argv: Sequence[str]) -> int:
 
     report = lint_path(args.model, trt_version=args.trt_version, polygraphy=args.polygraphy,
                        input_shapes=_parse_shapes(args.input_shapes))
-    sys.stdout.write(render_lint(report, args.format))
+    if args.format == "text":
+        from troubleshooter.render.term import terminal
+
+        term = terminal(sys.stdout)
+        sys.stdout.write(render_lint(report, "text", width=term.width, colour=term.colour))
+    else:
+        sys.stdout.write(render_lint(report, args.format))
     return exit_codes.OK if args.exit_zero else report.exit_status
 
 
@@ -91,12 +102,19 @@ def cmd_scan(argv: Sequence[str]) -> int:
 
 
 def cmd_eval(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(prog="trt-why eval", description="Measure the KB on labelled logs.")
+    from troubleshooter.cli import exit_codes_help
+
+    p = argparse.ArgumentParser(prog="trt-why eval", description="Measure the KB on labelled logs.",
+                                epilog=exit_codes_help("a log's expectation is not met", ok="every expectation met"),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir", help="folder of NAME.log files with NAME.expect.yaml expectations")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--kb", action="append", default=[], metavar="DIR")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
     p.add_argument("--glob", default="*", help="only logs whose name matches, e.g. 'h-*'")
     args = p.parse_args(argv)
+    from troubleshooter.cli import check_kb_dirs
+
+    check_kb_dirs(args.kb)
     from troubleshooter.evaluate import evaluate, render_eval
 
     result = evaluate(args.dir, kb_dirs=args.kb, pattern=args.glob)

@@ -8,22 +8,31 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from troubleshooter import exit_codes
 from troubleshooter.errors import InputError
 
+if TYPE_CHECKING:
+    from troubleshooter.kb.loader import KnowledgeBase
+    from troubleshooter.kb.schema import Entry
+
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="trt-why kb", description="The knowledge base of known TensorRT failures.")
+    from troubleshooter.cli import exit_codes_help
+
+    p = argparse.ArgumentParser(prog="trt-why kb", description="The knowledge base of known TensorRT failures.",
+                                epilog=exit_codes_help("validate or test found a problem", ok="done"),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
     p.add_argument("--strict", action="store_true", help="fail on the first invalid entry")
-    sub = p.add_subparsers(dest="cmd", required=True)
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
     ls = sub.add_parser("list", help="every entry: id, severity, title")
-    ls.add_argument("--format", choices=("text", "json"), default="text")
+    ls.add_argument("-f", "--format", choices=("text", "json"), default="text")
     show = sub.add_parser("show", help="one entry in full")
     show.add_argument("id")
-    show.add_argument("--format", choices=("yaml", "json"), default="yaml")
-    sub.add_parser("validate", help="schema, conventions, regex safety")
+    show.add_argument("-f", "--format", choices=("yaml", "json"), default="yaml")
+    sub.add_parser("validate", help="schema, conventions, regex safety, scaffolds left unedited")
     test = sub.add_parser("test", help="run every entry's examples")
     test.add_argument("ids", nargs="*", help="only these entries")
     ex = sub.add_parser("explain", help="why an entry did or did not match a log")
@@ -37,11 +46,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0912, PLR0915  # one branch per subcommand; becomes subparsers with one function each (#15)
-    args = _parser().parse_args(argv)
+def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0911, PLR0912, PLR0915  # one branch per subcommand; becomes subparsers with one function each (#15)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.cmd is None:  # `trt-why kb` alone: what it can do
+        parser.print_help(sys.stdout)
+        return exit_codes.OK
+    from troubleshooter.cli import check_kb_dirs
     from troubleshooter.kb.loader import load_kb
     from troubleshooter.kb.schema import ID_PATTERN, json_schema
 
+    check_kb_dirs(args.kb)
     if args.cmd == "schema":
         sys.stdout.write(json_schema())
         return exit_codes.OK
@@ -53,6 +68,9 @@ def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0912, PLR0915  # one b
         from troubleshooter.kb.selftest import SCAFFOLD
 
         target = Path(args.dir) / f"{args.id}.yaml"
+        if args.id in load_kb(args.kb).ids():
+            raise InputError(f"{args.id!r} is already a KB entry (built-in or in --kb): choose another id, "
+                             f"or see `trt-why kb show {args.id}`")
         if target.exists():
             raise InputError(f"{target}: already exists")
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -65,8 +83,7 @@ def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0912, PLR0915  # one b
             rows = [{"id": e.id, "title": e.title, "severity": e.severity, "tags": e.tags} for e in kb.entries]
             print(json.dumps(rows, indent=2))
         else:
-            for e in kb.entries:
-                print(f"{e.id:<38} {e.severity:<8} {e.title}")
+            sys.stdout.write(_list_text(kb.entries))
         for prob in kb.problems:
             print(f"invalid: {prob}", file=sys.stderr)
         return exit_codes.OK
@@ -83,7 +100,7 @@ def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0912, PLR0915  # one b
     if args.cmd == "validate":
         from troubleshooter.kb.selftest import validate
 
-        problems = validate(kb)
+        problems = validate(kb) + _scaffolds(kb)
         for line in problems:
             print(line)
         print(f"{len(kb)} entries, {len(problems)} problem(s)")
@@ -133,3 +150,56 @@ def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0912, PLR0915  # one b
             print(line)
         return exit_codes.OK
     return exit_codes.ERROR
+
+
+SCAFFOLD_TEXT = ("One line saying what went wrong", "Exact message text with", "What actually goes wrong with",
+                 "The first thing to try", "What this means on")
+"""Sentences of `kb new`'s scaffold: an entry that still has one was not filled in."""
+
+
+def _scaffolds(kb: KnowledgeBase) -> list[str]:
+    """Entries still holding the example text of `trt-why kb new`."""
+    out = []
+    for entry in kb.entries:
+        origin = kb.origins.get(entry.id)
+        try:
+            text = Path(origin).read_text(encoding="utf-8") if origin else entry.model_dump_json()
+        except OSError:
+            continue
+        left = [s for s in SCAFFOLD_TEXT if s in text]
+        if left:
+            out.append(f"{entry.id}: still the scaffold of `trt-why kb new` ({len(left)} example text(s) left, "
+                       f"e.g. {left[0]!r}): fill in the title, signatures, causes and fixes")
+    return out
+
+
+def _list_text(entries: Sequence[Entry]) -> str:
+    """id, severity, title: fitted to a terminal (titles wrap in their column), one line each when piped."""
+    from troubleshooter.render.term import terminal
+
+    term = terminal(sys.stdout)
+    if not entries:
+        return ""
+    idw = max(len(e.id) for e in entries)
+    plain = "".join(f"{e.id:<{idw}}  {e.severity:<7}  {e.title}\n" for e in entries)
+    if term.width is None and not term.colour:
+        return plain
+    try:
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+    except ImportError:  # the base install: the terminal wraps long titles itself
+        return plain
+
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 0))
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(overflow="fold")
+    style = {"error": "red", "warning": "yellow", "info": "cyan"}
+    for e in entries:
+        table.add_row(e.id, Text(e.severity, style=style.get(e.severity, "")), e.title)
+    console = Console(width=term.width or 100_000, force_terminal=term.colour, no_color=not term.colour,
+                      color_system="standard" if term.colour else None, highlight=False, _environ={})
+    with console.capture() as cap:
+        console.print(table, soft_wrap=term.width is None)
+    return "\n".join(line.rstrip() for line in cap.get().split("\n")).rstrip() + "\n"

@@ -16,8 +16,13 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://pypi.org/project/trt-why/"
 
 
-def render_lint(report: LintReport, fmt: str) -> str:
-    """The report in ``fmt`` (text, json, markdown or sarif). Raises ValueError for other formats."""
+def render_lint(report: LintReport, fmt: str, *, width: int | None = None, colour: bool = False) -> str:
+    """The report in ``fmt`` (text, json, markdown or sarif). Raises ValueError for other formats.
+
+    ``width`` / ``colour``: the text fitted to a terminal of that many columns, coloured (None: unwrapped).
+    """
+    if fmt == "text":
+        return _text(report, width=width, colour=colour)
     renderers: dict[str, Callable[[LintReport], str]] = {
         "text": _text,
         "json": _json,
@@ -40,21 +45,25 @@ def _nodes(finding: Finding, limit: int = 6) -> str:
     return head + (f" (+{len(nodes) - limit} more)" if len(nodes) > limit else "")
 
 
-def _text(report: LintReport) -> str:
+def _text(report: LintReport, width: int | None = None, colour: bool = False) -> str:
+    """One heading per finding (its rule), the message under it; laid out like the log report."""
+    from troubleshooter.render.text import Line, layout
+
     target = f"TensorRT {report.trt_version}" if report.trt_version else "current TensorRT"
-    lines = [f"{report.model} · {target} · {_counts(report)}", ""]
+    lines = [Line("plain", f"{report.model} · {target} · {_counts(report)}", style="bold"), Line("blank")]
     if not report.findings:
-        lines.append("No problems found for TensorRT.")
+        lines.append(Line("plain", "No problems found for TensorRT."))
     for f in report.findings:
-        lines.append(f"{_ICON[f.level]} {f.level:<7} {f.rule:<28} {f.message}")
+        lines.append(Line("head", f.rule, severity=f.level))
+        lines.append(Line("row", " ".join(f.message.split())))
         if f.nodes:
-            lines.append(f"  {'nodes':<8}{_nodes(f)}")
+            lines.append(Line("row", _nodes(f), label="nodes"))
         if f.kb:
-            lines.append(f"  {'kb':<8}{f.kb}")
+            lines.append(Line("row", f"{f.kb} (trt-why kb show {f.kb})", label="kb"))
     if report.notes:
-        lines.append("")
-        lines.extend(f"note: {note}" for note in report.notes)
-    return "\n".join(lines) + "\n"
+        lines.append(Line("blank"))
+        lines.extend(Line("plain", f"note: {note}", style="dim") for note in report.notes)
+    return layout(lines, width=width, colour=colour)
 
 
 def _json(report: LintReport) -> str:

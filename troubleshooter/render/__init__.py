@@ -15,12 +15,14 @@ class OutputFormat(str, Enum):
     MARKDOWN = "markdown"
 
 
-def render(report: Report, fmt: OutputFormat | str, *, colour: bool = False, verbose: bool = False) -> str:
+def render(report: Report, fmt: OutputFormat | str, *, colour: bool = False, verbose: bool = False,
+           width: int | None = None) -> str:
+    """`width`: the text report fitted to a terminal of that many columns (None: not wrapped)."""
     fmt = OutputFormat(fmt)
     if fmt is OutputFormat.TEXT:
         from troubleshooter.render.text import render_text
 
-        return render_text(report, colour=colour, verbose=verbose)
+        return render_text(report, colour=colour, verbose=verbose, width=width)
     if fmt is OutputFormat.JSON:
         from troubleshooter.render.json import render_json
 

@@ -15,8 +15,8 @@ from typing import Literal, get_args
 
 from troubleshooter.errors import InputError
 from troubleshooter.models import Diagnosis, Report
-from troubleshooter.render.markdown import diagnosis_md, render_markdown
-from troubleshooter.render.text import headline
+from troubleshooter.render.markdown import diagnosis_md, nothing_found, render_markdown
+from troubleshooter.render.words import headline
 
 Flavour = Literal["slack", "discord", "github"]
 FLAVOURS: tuple[str, ...] = get_args(Flavour)
@@ -46,9 +46,11 @@ def _chat_markdown(report: Report) -> str:
     """A shorter layout for chat: the root cause in full, the rest in brief (no fixes or version advice)."""
     parts = [f"## trt-why: {headline(report)}"]
     if not report.diagnoses:
-        parts.append("No known failure matched." if report.unexplained else "No known failure and no error line found.")
+        parts.append(nothing_found(report))
+    lines = report.source.lines
     for i, d in enumerate(report.diagnoses):
-        parts.append(diagnosis_md(d) if i == 0 else diagnosis_md(_brief(d), full=False))
+        parts.append(diagnosis_md(d, lines_in_log=lines) if i == 0 else
+                     diagnosis_md(_brief(d), full=False, lines_in_log=lines))
     if report.unexplained:
         rows = ["**Unexplained error lines** _(closest known issues are suggestions, not diagnoses)_"]
         for u in report.unexplained[:CHAT_UNEXPLAINED]:
@@ -67,7 +69,7 @@ def _chat_markdown(report: Report) -> str:
 
 def _brief(d: Diagnosis) -> Diagnosis:
     """A secondary finding for chat: what it is, its proof and its likeliest cause; the rest is one query away."""
-    return d.model_copy(update={"fixes": [], "version_advice": None, "capture_values": {}})
+    return d.model_copy(update={"fixes": [], "version_advice": None, "version_advice_all": [], "capture_values": {}})
 
 
 def _indented_fence(code: str) -> str:

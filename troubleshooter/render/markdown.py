@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from troubleshooter.models import Diagnosis, Report, Unexplained
-from troubleshooter.render.text import headline
+from troubleshooter.render import words
+from troubleshooter.render.words import headline
 
 _BADGE = {"error": "❌ **error**", "warning": "⚠️ **warning**", "info": "ℹ️ info"}
 
@@ -16,22 +17,25 @@ def fence(code: str, lang: str = "") -> str:
     return f"{ticks}{lang}\n{code.rstrip()}\n{ticks}"
 
 
-def diagnosis_md(d: Diagnosis, full: bool = True) -> str:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis; the renderers are reworked in #16
+def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0) -> str:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis
+    count = words.plural(words.trigger_lines(d, lines_in_log), "line")
     parts = [f"### {_BADGE[d.severity]}: {d.title}",
-             f"`{d.id}` · confidence {d.confidence:.2f} · {d.occurrences} line(s)"]
+             f"`{d.id}` · confidence {d.confidence:.2f} · {count}"]
     ev = [e for e in d.evidence if e.role == "trigger"][: 4 if full else 2]
     if ev:
         parts.append("**Evidence**\n" + fence("\n".join(f"{e.line}: {e.text.strip()}" for e in ev), "text"))
-    for name, vals in d.capture_values.items():
-        parts.append(f"**{name}** ({len(vals)} distinct): " + ", ".join(f"`{v}`" for v in vals[:10])
-                     + (" …" if len(vals) > 10 else ""))
+    for label, vals in words.capture_lists(d):
+        sentence = words.capture_sentence(label, vals, limit=10, quote="`")
+        parts.append(sentence[0].upper() + sentence[1:])
     if d.causes:
         parts.append("**Why**\n" + "\n".join(f"- {c}" for c in (d.causes if full else d.causes[:1])))
-    if d.version_advice:
-        parts.append(f"**Your version**: {d.version_advice}")
+    advice = words.version_summary(d)
+    if advice:
+        parts.append(f"**Your version**: {advice}")
     if d.version_status is None and d.version_advice_all and full:
         rows = ["| TensorRT | status | advice |", "| --- | --- | --- |"]
-        rows += [f"| `{a.versions}` | {a.status} | {a.text.replace('|', '/')} |" for a in d.version_advice_all]
+        rows += [f"| {words.version_range(a.versions)} | {words.STATUS_WORDS.get(a.status, a.status)} | "
+                 f"{a.text.replace('|', '/')} |" for a in d.version_advice_all]
         parts.append("\n".join(rows))
     if d.fixes:
         lines = ["**Fix**"]
@@ -41,12 +45,14 @@ def diagnosis_md(d: Diagnosis, full: bool = True) -> str:  # noqa: C901, PLR0912
                 n += 1
                 lines.append(f"{n}. {step.text}")
                 if step.command:
-                    lines.append("\n".join("   " + x for x in fence(step.command.code, step.command.lang).splitlines()))
+                    code = words.fill_blanks(step.command.code, step.command.lang)
+                    lines.append("\n".join("   " + x for x in fence(code, step.command.lang).splitlines()))
         parts.append("\n".join(lines))
     if d.reduce_command and full:
         parts.append("**Minimal repro**\n" + fence(d.reduce_command, "bash"))
-    if d.clues and full:
-        parts.append("**Clues**: " + "; ".join(d.clues))
+    clues = words.clues(d, width=200)
+    if clues and full:
+        parts.append("**Clues**: " + "; ".join(clues))
     if d.alternatives:
         parts.append("**Also possible**: " + ", ".join(f"`{a.id}` ({a.confidence:.2f})" for a in d.alternatives))
     if d.asks and full:
@@ -59,7 +65,9 @@ def diagnosis_md(d: Diagnosis, full: bool = True) -> str:  # noqa: C901, PLR0912
             rows.append(f"- {f.get('level')} `{f.get('rule')}` on {names or 'the model'}: {f.get('message')}")
         parts.append("\n".join(rows))
     if d.consequences:
-        parts.append(f"_{len(d.consequences)} later error line(s) are consequences of this one._")
+        n = len(d.consequences)
+        parts.append(f"_{words.plural(n, 'later error line')} {'is a consequence' if n == 1 else 'are consequences'} "
+                     "of this one._")
     if d.references and full:
         parts.append("**References**: " + " · ".join(f"<{r}>" for r in d.references[:4]))
     return "\n\n".join(parts)
@@ -82,19 +90,28 @@ def first_error_md(u: Unexplained) -> str:
     return "\n\n".join(parts)
 
 
+def nothing_found(report: Report) -> str:
+    if report.unexplained:
+        return "No known failure matched."
+    if report.environment.build_succeeded:
+        return "No known failure: the build succeeded, nothing here needs action."
+    return "No known failure and no error line found."
+
+
 def render_markdown(report: Report) -> str:
     parts = [f"## trt-why: {headline(report)}"]
     lead = report.first_error
     if lead is not None:
         parts.append(first_error_md(lead))
     elif not report.diagnoses:
-        parts.append("No known failure matched." if report.unexplained else "No known failure and no error line found.")
+        parts.append(nothing_found(report))
     for d in report.diagnoses:
         if lead is not None and d.cascade and d.severity == "error":
             parts.append(f"_{d.title} (`{d.id}`, lines {', '.join(str(e.line) for e in d.evidence[:4])}): "
                          "a consequence of the first error above._")
             continue
-        parts.append(diagnosis_md(d, full=d.severity == "error" or d is report.diagnoses[0]))
+        parts.append(diagnosis_md(d, full=d.severity == "error" or d is report.diagnoses[0],
+                                  lines_in_log=report.source.lines))
     rest = [u for u in report.unexplained if lead is None or u.line != lead.line]
     if rest:
         rows = ["### Unexplained error lines", "_Closest known issues are suggestions, not diagnoses._", ""]

@@ -1,207 +1,338 @@
-"""The terminal report: what broke, the proof, why, what it means for this version, the next command."""
+"""The terminal report: what broke, the proof, why, what it means for this version, the next command.
+
+The report is built as a list of `Line`s (a heading, labelled rows, commands, plain lines), then laid
+out in one of two ways:
+
+- `width=None` (piped, redirected, a program reads it): plain text, one line per paragraph, nothing
+  cut or wrapped by us and no ANSI codes, unless colour is asked for (FORCE_COLOR);
+- `width=N` (a terminal): fitted to N columns by rich (wrapped at spaces under a hanging label,
+  coloured unless NO_COLOR). Commands are never wrapped or cut, so they stay copyable.
+
+rich is imported only for the second (start-up of a piped run stays light); without rich, the
+terminal layout falls back to textwrap, without colour.
+"""
 
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.models import Diagnosis, Environment, Report
+from troubleshooter.render import words
+from troubleshooter.render.words import headline
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+__all__ = ["LABEL", "Line", "environment_lines", "headline", "layout", "render_text"]
 
 _ICON = {"error": "✖ error  ", "warning": "⚠ warning", "info": "ⓘ info   "}
-_COLOUR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
-_DIM = "\x1b[2m"
-_BOLD = "\x1b[1m"
-_RESET = "\x1b[0m"
-WIDTH = 100
+_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 LABEL = 12
+"""Columns before a row's text: two spaces, the label, padding."""
+CODE_INDENT = LABEL + 3
+MENU_SEP = " · "
+"""Between the commands of a `menu` line: a terminal line breaks only there, never inside a command."""
+CUT_AT = 160
+"""A secondary evidence line is cut here when piped (the first one is always whole)."""
 
 
-def _c(text: str, code: str, colour: bool) -> str:
-    return f"{code}{text}{_RESET}" if colour else text
+@dataclass(frozen=True)
+class Line:
+    """One element of the report, before layout."""
+
+    kind: Literal["head", "row", "code", "plain", "blank", "menu"]
+    text: str = ""
+    label: str = ""
+    style: str = ""
+    cut: bool = False
+    """A row whose text is cut (with …) to fit, rather than wrapped: secondary evidence."""
+    severity: str = ""
+    tail: str = ""
+    """For a heading: the entry id and the confidence, dimmed after the title."""
 
 
-def headline(report: Report) -> str:
-    env = report.environment
-    parts = [report.source.name]
-    if env.front_end:
-        parts.append(env.front_end)
-    parts.append(f"TensorRT {env.tensorrt_version}" if env.tensorrt_version else "TensorRT version unknown")
-    if env.gpu or env.compute_capability:
-        gpu = env.gpu or "GPU"
-        if env.compute_capability:
-            gpu += f" (sm {env.compute_capability}{', Jetson' if env.platform == 'jetson' else ''})"
-        parts.append(gpu)
-    elif env.platform:
-        parts.append(env.platform)
-    if env.precisions:
-        parts.append("/".join(p.upper() for p in env.precisions))
-    parts.append(f"{report.source.lines} lines")
-    return " · ".join(parts)
+def _row(label: str, text: str, cut: bool = False) -> Line:
+    return Line("row", " ".join(text.split()), label=label, cut=cut)
 
 
-def _label(label: str) -> str:
-    return label.ljust(LABEL - 2) if len(label) < LABEL - 2 else label + " "
+def _code(code: str) -> list[Line]:
+    return [Line("code", x) for x in code.splitlines()]
 
 
-def _block(label: str, text: str, colour: bool) -> list[str]:
-    body = textwrap.wrap(" ".join(text.split()), WIDTH - LABEL - 2) or [""]
-    out = [f"  {_c(_label(label), _DIM, colour)}{body[0]}"]
-    out += [" " * LABEL + line for line in body[1:]]
-    return out
-
-
-def _evidence_lines(d: Diagnosis, colour: bool, limit: int, full: bool = False) -> list[str]:
-    """The trigger lines; the first one (every one with -v) in full, wrapped: the proof is never cut."""
-    out = []
+def _evidence_lines(d: Diagnosis, limit: int, lines_in_log: int, full: bool = False) -> list[Line]:
+    """The trigger lines: the first one (every one with -v) whole, the others cut to fit."""
     shown = [e for e in d.evidence if e.role == "trigger"][:limit]
-    for i, e in enumerate(shown):
-        label = f"line {e.line}"
-        text = e.text.strip()
-        if i == 0 or full:
-            body = textwrap.wrap(text, WIDTH - LABEL - 2, break_on_hyphens=False) or [""]
-            out.append(f"  {_c(_label(label), _DIM, colour)}{body[0]}")
-            out += [" " * LABEL + line for line in body[1:]]
-            continue
-        if len(text) > WIDTH - LABEL:
-            text = text[: WIDTH - LABEL - 1] + "…"
-        out.append(f"  {_c(_label(label), _DIM, colour)}{text}")
-    extra = d.occurrences - len(shown)
+    out = [Line("row", e.text.strip(), label=f"line {e.line}", cut=not (i == 0 or full)) for i, e in enumerate(shown)]
+    extra = words.trigger_lines(d, lines_in_log) - len(shown)
     if extra > 0:
-        out.append(" " * LABEL + f"(+{extra} more lines like this)")
+        out.append(_row("", f"(+{words.plural(extra, 'more line')} like this)"))
     return out
 
 
-def _fix_lines(d: Diagnosis, colour: bool, max_steps: int = 3, full: bool = False) -> list[str]:
-    out: list[str] = []
+def _fix_lines(d: Diagnosis, max_steps: int = 3, full: bool = False) -> list[Line]:
+    out: list[Line] = []
     n = 0
     for fix in d.fixes if full else d.fixes[:1]:
         if full:
-            out += _block("", f"— {fix.title}", colour)
+            out.append(_row("", f"— {fix.title}"))
         for step in fix.detail if full else fix.detail[:max_steps]:
             n += 1
-            label = "fix" if n == 1 else ""
-            out += _block(label, f"{n}. {step.text}", colour)
+            out.append(_row("fix" if n == 1 else "", f"{n}. {step.text}"))
             if step.command:
-                code = step.command.code.splitlines()
+                code = words.fill_blanks(step.command.code, step.command.lang).splitlines()
                 shown = code if full else code[:8]
-                for code_line in shown:
-                    out.append(" " * (LABEL + 3) + _c(code_line, _BOLD, colour))
+                out += [Line("code", x) for x in shown]
                 if len(code) > len(shown):
-                    out.append(" " * (LABEL + 3) + f"(+{len(code) - len(shown)} more lines: trt-why -v)")
+                    out.append(Line("code", f"(+{words.plural(len(code) - len(shown), 'more line')}: trt-why -v)"))
     return out
 
 
-def render_diagnosis(d: Diagnosis, colour: bool, primary: bool, full: bool = False) -> list[str]:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis; the renderers are reworked in #16
-    icon = _c(_ICON[d.severity], _COLOUR[d.severity], colour)
-    title = d.title if len(d.title) <= 60 else d.title[:59] + "…"
-    out = [f"{icon} {title:<60} {_c(d.id, _DIM, colour)}  {d.confidence:.2f}"]
-    out += _evidence_lines(d, colour, 3 if primary else 1, full)
-    values = d.capture_values
-    for name, vals in values.items():
-        if len(vals) > 1:
-            sample = ", ".join(vals[:4]) + (", …" if len(vals) > 4 else "")
-            out += _block(name, f"{len(vals)}{'+' if len(vals) >= 60 else ''} distinct: {sample}", colour)
+def render_diagnosis(d: Diagnosis, primary: bool, full: bool = False, lines_in_log: int = 0) -> list[Line]:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis
+    out = [Line("head", d.title, severity=d.severity, tail=f"{d.id}  {d.confidence:.2f}")]
+    out += _evidence_lines(d, 3 if primary else 1, lines_in_log, full)
+    for label, vals in words.capture_lists(d):
+        out.append(_row("", words.capture_sentence(label, vals)))
     if d.causes:
-        out += _block("why", d.causes[0], colour)
+        out.append(_row("why", d.causes[0]))
         if full:
-            for cause in d.causes[1:]:
-                out += _block("or", cause, colour)
+            out += [_row("or", cause) for cause in d.causes[1:]]
         elif primary and len(d.causes) > 1:
-            out += _block("", f"(+{len(d.causes) - 1} other possible cause(s): trt-why -v, or --format markdown)", colour)
-    if d.version_advice:
-        out += _block("you", d.version_advice, colour)
+            others = words.plural(len(d.causes) - 1, "other possible cause")
+            out.append(_row("", f"(+{others}: trt-why -v, or --format markdown)"))
+    advice = words.version_summary(d)
+    if advice:
+        out.append(_row("you", advice))
     if full and d.version_status is None:
         for adv in d.version_advice_all:
-            out += _block("", f"TensorRT {adv.versions} ({adv.status}): {adv.text}", colour)
+            status = words.STATUS_WORDS.get(adv.status, adv.status)
+            out.append(_row("", f"TensorRT {words.version_range(adv.versions)} ({status}): {adv.text}"))
     if d.model_verdict and d.model_verdict_reason:
-        out += _block("model", d.model_verdict_reason, colour)
+        out.append(_row("model", d.model_verdict_reason))
     if primary:
-        out += _fix_lines(d, colour, full=full)
+        out += _fix_lines(d, full=full)
         if d.reduce_command:
-            out += _block("repro", "minimal model that still fails:", colour)
-            out.append(" " * (LABEL + 3) + _c(d.reduce_command, _BOLD, colour))
+            out.append(_row("repro", "minimal model that still fails:"))
+            out += _code(d.reduce_command)
     elif d.fixes:
-        out += _block("fix", d.fixes[0].title, colour)
-    clues = [c for c in d.clues if c != d.model_verdict_reason]
+        out.append(_row("fix", d.fixes[0].title))
+    clues = words.clues(d)
     if clues and primary:
-        out += _block("clues", "; ".join(clues[:2]), colour)
+        out.append(_row("clues", "; ".join(clues if full else clues[:2])))
     if d.alternatives:
         alts = ", ".join(f"{a.id} ({a.confidence:.2f})" for a in d.alternatives)
-        out += _block("also", f"the same lines could be: {alts}", colour)
+        out.append(_row("also", f"the same lines could be: {alts}"))
     if d.asks and primary:
-        out += _block("unknown", "would decide: " + d.asks[0], colour)
+        out.append(_row("unknown", "would decide: " + d.asks[0]))
     for f in d.model_findings[:3]:
-        out += _block("", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}", colour)
+        out.append(_row("", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}"))
     if d.consequences:
         span = f"{d.consequences[0]}–{d.consequences[-1]}" if len(d.consequences) > 1 else str(d.consequences[0])
-        out += _block("then", f"{len(d.consequences)} later error line(s) (lines {span}) are consequences of this one.", colour)
+        later = words.plural(len(d.consequences), "later error line")
+        lines = "line" if len(d.consequences) == 1 else "lines"
+        verb = "is a consequence" if len(d.consequences) == 1 else "are consequences"
+        out.append(_row("then", f"{later} ({lines} {span}) {verb} of this one."))
     return out
 
 
-def render_first_error(report: Report, colour: bool) -> list[str]:
+def render_first_error(report: Report) -> list[Line]:
     """The root as far as the log shows: the first error line no KB entry explains, in full."""
     u = report.first_error
     assert u is not None
-    icon = _c(_ICON["error"], _COLOUR["error"], colour)
-    out = [f"{icon} First error, not in the knowledge base"]
-    body = textwrap.wrap(u.text.strip(), WIDTH - LABEL - 2, break_long_words=True, break_on_hyphens=False) or [""]
-    out.append(f"  {_c(_label(f'line {u.line}'), _DIM, colour)}{body[0]}")
-    out += [" " * LABEL + line for line in body[1:]]
+    out = [Line("head", "First error, not in the knowledge base", severity="error"),
+           Line("row", u.text.strip(), label=f"line {u.line}")]
     if u.count > 1:
-        out.append(" " * LABEL + f"(x{u.count} in the log)")
+        out.append(_row("", f"(x{u.count} in the log)"))
     if u.similar:
         sims = ", ".join(f"{s.id} ({s.score:.0f})" for s in u.similar)
-        out += _block("similar", f"suggestions, not a diagnosis: {sims} (trt-why kb show ID)", colour)
+        out.append(_row("similar", f"suggestions, not a diagnosis: {sims} (trt-why kb show ID)"))
     for n, step in enumerate(u.next_steps, 1):
-        out += _block("next" if n == 1 else "", f"{n}. {step.text}", colour)
+        out.append(_row("next" if n == 1 else "", f"{n}. {step.text}"))
         if step.command:
-            out += [" " * (LABEL + 3) + _c(code_line, _BOLD, colour) for code_line in step.command.code.splitlines()]
-    cascades = sorted({e.line for d in report.diagnoses if d.cascade and d.severity == "error"
-                       for e in d.evidence if e.line > u.line})
-    if cascades:
-        span = f"{cascades[0]}–{cascades[-1]}" if len(cascades) > 1 else str(cascades[0])
-        names = ", ".join(d.id for d in report.diagnoses if d.cascade and d.severity == "error")
-        out += _block("then", f"{len(cascades)} later error line(s) (lines {span}; {names}) follow from it.", colour)
+            out += _code(step.command.code)
+    cascade = [d for d in report.diagnoses if d.cascade and d.severity == "error"]
+    lines = sorted({e.line for d in cascade for e in d.evidence if e.line > u.line})
+    if lines:
+        span = f"{lines[0]}–{lines[-1]}" if len(lines) > 1 else str(lines[0])
+        names = ", ".join(d.id for d in cascade)
+        count = words.plural(len(lines), "line")
+        out.append(_row("then", f"later errors follow from it: {count} ({'line' if len(lines) == 1 else 'lines'} "
+                                f"{span}; {names})."))
     return out
 
 
-def render_text(report: Report, colour: bool = False, verbose: bool = False) -> str:
-    lines = [_c(headline(report), _BOLD, colour), ""]
+def report_lines(report: Report, verbose: bool = False) -> list[Line]:
+    lines = [Line("plain", headline(report), style="bold"), Line("blank")]
     lead = report.first_error
     if lead is not None:
-        lines += render_first_error(report, colour)
-        lines.append("")
+        lines += render_first_error(report)
+        lines.append(Line("blank"))
     elif not report.diagnoses:
         if report.unexplained:
-            lines.append("No known failure matched. Error lines trt-why cannot explain:")
+            lines.append(Line("plain", "No known failure matched. Error lines trt-why cannot explain:"))
+        elif report.environment.build_succeeded:
+            lines.append(Line("plain", "No known failure: the build succeeded, nothing here needs action."))
         else:
-            lines.append("No known failure and no error line found.")
-            if report.environment.build_succeeded:
-                lines.append("The build finished; nothing here needs action.")
+            lines.append(Line("plain", "No known failure and no error line found."))
     # Under an unexplained root, generic consequences (build failed, crashed) were said in one line.
     shown = [d for d in report.diagnoses if not (lead is not None and d.cascade and d.severity == "error")]
     for i, d in enumerate(shown):
-        lines += render_diagnosis(d, colour, primary=(i == 0 or verbose or d.severity == "error"), full=verbose)
-        lines.append("")
+        primary = i == 0 or verbose or d.severity == "error"
+        lines += render_diagnosis(d, primary=primary, full=verbose, lines_in_log=report.source.lines)
+        lines.append(Line("blank"))
     rest = [u for u in report.unexplained if lead is None or u.line != lead.line]
     if rest:
         if report.diagnoses or lead is not None:
-            lines.append("Other error lines no diagnosis explains:" if lead is not None else
-                         "Error lines no diagnosis explains:")
+            lines.append(Line("plain", "Other error lines no diagnosis explains:" if lead is not None else
+                              "Error lines no diagnosis explains:"))
         for u in rest[:6]:
-            text = u.text.strip()
-            text = text if len(text) <= WIDTH - 14 else text[: WIDTH - 15] + "…"
             count = f" (x{u.count})" if u.count > 1 else ""
-            lines.append(f"  line {u.line}{count}: {text}")
+            lines.append(Line("row", u.text.strip(), label=f"line {u.line}{count}", cut=True))
             if u.similar:
                 sims = ", ".join(f"{s.id} ({s.score:.0f})" for s in u.similar)
-                lines.append(f"      suggestion, not a diagnosis: closest known issues: {sims}")
-        lines.append("")
-    for note in report.notes:
-        lines.append(_c(f"note: {note}", _DIM, colour))
+                lines.append(_row("", f"suggestion, not a diagnosis: closest known issues: {sims}"))
+        lines.append(Line("blank"))
+    lines += [Line("plain", f"note: {note}", style="dim") for note in report.notes]
     name = report.source.name if not report.source.name.startswith("<") else "build.log"
-    more = f"More: trt-why --format markdown {name} · trt-why tui {name} · trt-why lint model.onnx"
-    lines.append(_c(more, _DIM, colour))
-    return "\n".join(lines).rstrip() + "\n"
+    more = f"More: trt-why --format markdown {name}{MENU_SEP}trt-why tui {name}{MENU_SEP}trt-why lint model.onnx"
+    lines.append(Line("menu", more, style="dim"))
+    return lines
+
+
+def render_text(report: Report, colour: bool = False, verbose: bool = False, width: int | None = None) -> str:
+    """The report; `width`: fit a terminal of that many columns (None: one line per paragraph)."""
+    return layout(report_lines(report, verbose), width=width, colour=colour)
+
+
+# --- layout -------------------------------------------------------------------------------------
+
+
+def _label(label: str) -> str:
+    return "  " + (label.ljust(LABEL - 2) if len(label) < LABEL - 2 else label + " ")
+
+
+def _plain(lines: list[Line]) -> str:
+    out = []
+    for x in lines:
+        if x.kind == "head":
+            out.append(f"{_ICON[x.severity]} {x.text}" + (f"  {x.tail}" if x.tail else ""))
+        elif x.kind == "row":
+            text = x.text if not x.cut or len(x.text) <= CUT_AT else x.text[: CUT_AT - 1] + "…"
+            out.append(_label(x.label) + text)
+        elif x.kind == "code":
+            out.append(" " * CODE_INDENT + x.text)
+        else:
+            out.append(x.text)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def layout(lines: list[Line], width: int | None = None, colour: bool = False) -> str:
+    """Lay `lines` out: plain when `width` is None and there is no colour, else through rich."""
+    if width is None and not colour:
+        return _plain(lines)
+    try:
+        from rich.console import Console
+    except ImportError:  # the base install: no rich, no colour; wrap with the standard library
+        return _wrapped_plain(lines, width)
+    console = Console(width=width or 100_000, force_terminal=colour, no_color=not colour,
+                      color_system="standard" if colour else None, highlight=False, emoji=False, markup=False,
+                      legacy_windows=False, _environ={})
+    return _rich(lines, console, width)
+
+
+def _rich(lines: list[Line], console: Console, width: int | None) -> str:
+    from rich.text import Text
+
+    def wrap(text: Text, room: int) -> list[Text]:
+        if width is None:
+            return [text]
+        return list(text.wrap(console, max(room, 20), overflow="fold")) or [Text("")]
+
+    out: list[Text] = []
+    for x in lines:
+        if x.kind == "head":
+            icon = Text(_ICON[x.severity] + " ", style=_STYLE[x.severity])
+            tail = Text(x.tail, style="dim")
+            pad = len(icon)
+            title = wrap(Text(x.text, style="bold"), (width or 0) - pad)
+            first = True
+            for part in title:
+                out.append(Text.assemble(icon if first else " " * pad, part))
+                first = False
+            if x.tail:
+                last = out[-1]
+                if width is None or len(last) + 2 + len(tail) <= width:
+                    last.append("  ")
+                    last.append_text(tail)
+                else:
+                    out.append(Text.assemble(" " * pad, tail))
+        elif x.kind == "row":
+            head = _label(x.label)
+            body = Text(x.text)
+            if x.cut and width is not None and len(x.text) > width - len(head):
+                body.truncate(width - len(head), overflow="ellipsis")
+                parts = [body]
+            else:
+                parts = wrap(body, (width or 0) - len(head))
+            out.append(Text.assemble((head, "dim"), parts[0]))
+            out += [Text.assemble(" " * len(head), p) for p in parts[1:]]
+        elif x.kind == "code":
+            out.append(Text(" " * CODE_INDENT + x.text, style="bold"))
+        elif x.kind == "blank":
+            out.append(Text(""))
+        elif x.kind == "menu":
+            out += [Text(part, style=x.style) for part in _menu(x.text, width)]
+        else:
+            out += wrap(Text(x.text, style=x.style), width or 0)
+    with console.capture() as cap:
+        console.print(Text("\n").join(out), soft_wrap=True, end="")
+    text = "\n".join(line.rstrip() for line in cap.get().split("\n"))
+    return text.rstrip() + "\n"
+
+
+def _menu(text: str, width: int | None) -> list[str]:
+    """Commands separated by MENU_SEP, packed into lines of `width`; a command is never broken."""
+    if width is None:
+        return [text]
+    out: list[str] = []
+    for part in text.split(MENU_SEP):
+        if out and len(out[-1]) + len(MENU_SEP) + len(part) <= width:
+            out[-1] += MENU_SEP + part
+        else:
+            out.append(part if not out else "      " + part)
+    return out
+
+
+def _wrapped_plain(lines: list[Line], width: int | None) -> str:
+    if width is None:
+        return _plain(lines)
+    out = []
+
+    def wrap(text: str, room: int) -> list[str]:
+        return textwrap.wrap(text, max(room, 20), break_on_hyphens=False) or [""]
+
+    for x in lines:
+        if x.kind == "head":
+            tail = f"  {x.tail}" if x.tail else ""
+            parts = wrap(x.text + tail, width - 10)
+            out += [(_ICON[x.severity] + " " if i == 0 else " " * 10) + p for i, p in enumerate(parts)]
+        elif x.kind == "row":
+            head = _label(x.label)
+            room = width - len(head)
+            cut = [x.text if len(x.text) <= room else x.text[: room - 1] + "…"]
+            parts = cut if x.cut else wrap(x.text, room)
+            out += [(head if i == 0 else " " * len(head)) + p for i, p in enumerate(parts)]
+        elif x.kind == "code":
+            out.append(" " * CODE_INDENT + x.text)
+        elif x.kind == "blank":
+            out.append("")
+        elif x.kind == "menu":
+            out += _menu(x.text, width)
+        else:
+            out += wrap(x.text, width)
+    return "\n".join(out).rstrip() + "\n"
 
 
 def environment_lines(env: Environment) -> list[str]:

@@ -1,0 +1,53 @@
+"""The text report's layout: fitted to a terminal's width, unwrapped when piped; ranges and counts in words."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from troubleshooter import api
+from troubleshooter.render import render
+from troubleshooter.render.words import merged_ranges, version_range
+
+ROOT = Path(__file__).resolve().parents[2]
+LOG = ROOT / "sample_logs" / "yolov8-int8-orin-silu.log"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def prose(text: str) -> list[str]:
+    return [x for x in ANSI.sub("", text).splitlines() if not x.startswith(" " * 15)]
+
+
+@pytest.mark.parametrize("width", [80, 120, 200])
+@pytest.mark.parametrize("rich", [True, False], ids=["rich", "no-rich"])
+def test_fits_the_width(width: int, rich: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not rich:
+        monkeypatch.setitem(sys.modules, "rich", None)
+        monkeypatch.setitem(sys.modules, "rich.console", None)
+    report = api.diagnose_path(LOG)
+    out = render(report, "text", width=width, colour=rich)
+    assert max(len(x) for x in prose(out)) <= width
+    flat = " ".join(ANSI.sub("", out).split())
+    assert report.diagnoses[0].title in flat  # never cut
+    assert ("\x1b[" in out) is rich
+
+
+def test_piped_has_one_line_per_paragraph_and_whole_titles() -> None:
+    report = api.diagnose_path(LOG)
+    out = render(report, "text")
+    assert "\x1b[" not in out
+    assert any(x.startswith("✖ error   " + report.diagnoses[0].title) for x in out.splitlines())
+    why = next(x for x in out.splitlines() if x.startswith("  why"))
+    assert why.endswith("[confirmed]")
+
+
+def test_version_ranges_in_words() -> None:
+    assert version_range("<8.5") == "before 8.5"
+    assert version_range(">=11") == "11 and later"
+    assert version_range(">=8.5,<10") == "from 8.5, before 10"
+    merged = merged_ranges([("<8.0", "affected"), (">=8.0,<8.4", "affected"), (">=8.4,<10", "fixed"),
+                            (">=10", "fixed")])
+    assert merged == [("<8.4", "affected"), (">=8.4", "fixed")]
