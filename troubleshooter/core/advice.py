@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Collection
+from typing import Any
 
 from troubleshooter.core.matcher import EntryHits
 from troubleshooter.core.versions import in_range
@@ -83,16 +85,22 @@ def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[st
     return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
 
 
-def fixes_for(entry: Entry, env: Environment, vals: dict[str, str]) -> list[Fix]:
+def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Collection[str] = ()) -> list[Fix]:
+    """The fixes for this version and for what the log showed (`matched`: the signature ids that matched)."""
     out: list[Fix] = []
     version = env.tensorrt_version
+
+    def fits(spec: Any) -> bool:
+        return (in_range(version, spec.versions) is not False and (not spec.when or any(s in matched for s in spec.when))
+                and not any(s in matched for s in spec.unless))
+
     for fx in entry.fixes:
-        if in_range(version, fx.versions) is False:
+        if not fits(fx):
             continue
         steps: list[str] = []
         detail: list[FixStep] = []
         for step in fx.steps:
-            if in_range(version, step.versions) is False:
+            if not fits(step):
                 continue
             text = fill(step.text.strip(), vals)
             lang = (step.lang or "text").lower()

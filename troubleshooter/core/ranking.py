@@ -163,7 +163,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         version_advice=advice,
         version_status=status,
         version_advice_all=all_advice,
-        fixes=fixes_for(entry, env, vals),
+        fixes=fixes_for(entry, env, vals, set(hits.by_sig)),
         references=[r.url for r in entry.references],
         clues=clues,
         asks=asks,

@@ -122,6 +122,8 @@ class Step(_Strict):
     code: str | None = Field(default=None, description="A command or snippet to run.")
     lang: str | None = Field(default=None, description="Language of `code`: bash, python, cpp...")
     versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
+    when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
+    unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
 
     _v = field_validator("versions")(_check_specifier)
 
@@ -135,6 +137,8 @@ class Step(_Strict):
 class FixSpec(_Strict):
     title: str
     versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
+    when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
+    unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
     steps: list[Step] = Field(min_length=1)
 
     _v = field_validator("versions")(_check_specifier)
@@ -201,6 +205,11 @@ class Entry(_Strict):
             for sid in cause.when:
                 if sid not in ids:
                     raise ValueError(f"causes.{i}.when: {sid!r} is not a signature id of this entry")
+        for i, fix in enumerate(self.fixes):
+            for where, spec in [(f"fixes.{i}", fix)] + [(f"fixes.{i}.steps.{j}", st) for j, st in enumerate(fix.steps)]:
+                for sid in (*spec.when, *spec.unless):
+                    if sid not in ids:
+                        raise ValueError(f"{where}: {sid!r} (when/unless) is not a signature id of this entry")
         if self.severity == "error" and not self.fixes:
             raise ValueError("fixes: an entry of severity error needs at least one fix")
         if len(self.examples.match) < 1:
