@@ -216,7 +216,7 @@ def test_eight_threads_give_identical_reports(monkeypatch: pytest.MonkeyPatch) -
             out = [diagnose(log).model_dump_json() for _ in range(3) for log in order]
             results[i] = out[:len(logs)]
             assert out[len(logs):] == out[:len(logs)] * 2
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]

@@ -12,7 +12,7 @@ from tests.reliability.rel_helpers import run_cli  # in this process, through ma
 
 onnx = pytest.importorskip("onnx")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lint"))
-import lint_factory as fx
+import lint_factory as fx  # noqa: E402 - the lint tests' model factory, found through the path set above
 
 LOG = """&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx --int8
 [08/07/2024-12:27:04] [E] Error[10]: [optimizer.cpp::computeCosts::3897] Error Code 10: Internal Error (Could not find any implementation for node /backbone/dw/Conv.)

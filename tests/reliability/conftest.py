@@ -4,4 +4,5 @@
 session, `from conftest import ...` would pick whichever was imported first.)
 """
 
-from rel_helpers import *
+
+from rel_helpers import engine  # noqa: F401 - a fixture: pytest finds it by name here

@@ -27,7 +27,7 @@ OOM_LINE = ("[11/22/2024-13:40:09] [E] [TRT] 1: [defaultAllocator.cpp::allocate:
             "Error Code 1: Cuda Runtime (out of memory)")
 """An error line the built-in KB diagnoses as gpu-out-of-memory."""
 OOM_ID = "gpu-out-of-memory"
-OOM_LOG = "\n".join([  # noqa: FLY002 - one line per list item reads best
+OOM_LOG = "\n".join([
     "[11/22/2024-13:40:08] [I] TensorRT version: 10.3.0",
     "[11/22/2024-13:40:08] [I] [TRT] Loaded engine size: 12 MiB",
     OOM_LINE,
