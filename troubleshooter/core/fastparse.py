@@ -118,7 +118,7 @@ def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bo
     payload = L._PAYLOAD_ERROR.search
     payload_level = L.payload_level
     payload_literals = _PAYLOAD_LITERALS
-    error, warning = Level.ERROR, Level.WARNING
+    error, warning, info = Level.ERROR, Level.WARNING, Level.INFO
     match = combined.match
 
     def parse(raw: str) -> tuple[Level | None, str | None, str, str] | None:  # noqa: C901, PLR0912  # the per-line hot path, kept in one frame on purpose (measured)
@@ -163,8 +163,8 @@ def _make_fast_parser(combined: Any, meta: list[tuple[str | None, str | None, bo
         if origin == "trt":
             origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
         text = rest.strip()
-        if level is None:
-            level = payload_level(None, text)
+        if level is None or level is info:
+            level = payload_level(level, text)
         elif level is warning:
             if payload_literals is None:
                 if payload(text):

@@ -46,6 +46,8 @@ _RULES: list[tuple[re.Pattern[str], str | None, bool]] = [
     (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
     (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*"), None, True),
+    # docker build (BuildKit) output: "#36 235.7 " / "36 235.7 "
+    (re.compile(r"#?\d{1,4} \d+\.\d \s*(?=\S)"), "docker", False),
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
     (re.compile(r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False),
     # GLib / GStreamer: "(gst-plugin-scanner:7): GStreamer-WARNING **: 18:43:36.486: "
@@ -88,7 +90,7 @@ _PAYLOAD_ERROR = re.compile(
     r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
     # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
     r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
-    r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^\*\*\* (?:SIGSEGV|SIGABRT)|"
+    r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^Windows fatal exception:|^\*\*\* (?:SIGSEGV|SIGABRT)|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
@@ -106,6 +108,7 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
     r"|^CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
     r"|^#\d+\s+0x[0-9a-f]{6,} in "  # a native stack trace (gdb's bt) after a crash
+    r"|\bNCCL error\b|\bundefined reference to |the job has been aborted\b"
     # the dynamic loader: a library that cannot be found, opened or linked (TensorFlow says the same
     # words in a harmless start-up warning about optional TensorRT libraries)
     r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"
