@@ -87,7 +87,9 @@ def test_no_read_permission_real(tmp_path: Path) -> None:
     assert_one_line_error(run_cli(str(path)), "permission denied")
 
 
-def test_no_read_permission_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def unreadable_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A log that `open` refuses as the kernel would for a non-root user (the tests run as root)."""
     path = tmp_path / "build.log"
     path.write_text(OOM_LOG)
     real_open = builtins.open
@@ -98,23 +100,16 @@ def test_no_read_permission_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "open", denied)
+    return path
+
+
+def test_no_read_permission_api(unreadable_log: Path) -> None:
     with pytest.raises(InputError, match="permission denied"):
-        api.diagnose_path(path)
+        api.diagnose_path(unreadable_log)
 
 
-def test_no_read_permission_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI, with `open` denying the log as the kernel would for a non-root user."""
-    path = tmp_path / "build.log"
-    path.write_text(OOM_LOG)
-    real_open = builtins.open
-
-    def denied(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if str(file) == str(path):
-            raise PermissionError(13, "Permission denied", str(file))
-        return real_open(file, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", denied)
-    assert_one_line_error(run_cli(str(path)), "permission denied")
+def test_no_read_permission_cli(unreadable_log: Path) -> None:
+    assert_one_line_error(run_cli(str(unreadable_log)), "permission denied")
 
 
 def _png() -> bytes:
