@@ -90,7 +90,8 @@ _PAYLOAD_ERROR = re.compile(
     r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
     # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
     r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
-    r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^Windows fatal exception:|^\*\*\* (?:SIGSEGV|SIGABRT)|"
+    r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^Windows fatal exception:"
+    r"|^\*\*\* (?:SIGSEGV|SIGABRT)|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
