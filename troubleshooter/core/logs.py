@@ -9,6 +9,7 @@ docker-compose ``svc-1 | ``, Torch-TensorRT, Python logging and tracebacks.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from troubleshooter.models import Level, LogLine
@@ -168,6 +169,7 @@ def parse_line(no: int, raw: str) -> LogLine:
     return LogLine(no=no, level=payload_level(level, text), origin=origin, text=text, raw=raw)
 
 
+@functools.lru_cache(maxsize=4096)  # the same untagged lines come back in every run of a multi-run log
 def payload_level(level: Level | None, text: str) -> Level | None:
     """The level a line's payload gives it: severity tags lie. An error payload under a warning tag
     (wrappers) or with no tag is an error; so are failure words on a line with no tag at all."""
