@@ -31,7 +31,9 @@ SAMPLES = REPO / "sample_logs"
 DATA = HERE / "data"
 PINNED_KB = HERE / "kb"
 SIZE = (120, 40)
-"""Every test runs at this terminal size (snapshots must not depend on the terminal)."""
+"""Every test runs at this terminal size (snapshots must not depend on the terminal)..."""
+NARROW = (80, 24)
+"""...except the narrow-layout tests and snapshots, which run at the smallest size the app supports."""
 HANG_GUARD = 60.0
 """Seconds after which a wait gives up: only so that a broken test fails instead of hanging (never a speed check)."""
 
@@ -153,3 +155,16 @@ class ThreadWatch(ThreadPoolExecutor):
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
+
+
+def terminal_paste(pilot: Any, text: str, *, line_break: str = "\r") -> None:
+    """Paste ``text`` the way a terminal does: a bracketed paste (``ESC[200~ ... ESC[201~``) whose line
+    breaks are CR, read by Textual's own input parser, and its events handed to the app as the driver
+    hands them (to whatever has focus). Follow with ``wait_until``/``wait_for_report``."""
+    from textual._xterm_parser import XTermParser
+
+    sent = text.replace("\r\n", "\n").replace("\n", line_break)
+    app = pilot.app
+    for message in XTermParser().feed(f"\x1b[200~{sent}\x1b[201~"):
+        message.set_sender(app)
+        app.post_message(message)

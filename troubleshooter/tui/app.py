@@ -31,10 +31,13 @@ from troubleshooter.tui.messages import (
     PlatformChosen,
     VersionChosen,
 )
+from troubleshooter.tui.paste_watch import PasteArriving
 from troubleshooter.tui.screens.input import InputScreen
 from troubleshooter.tui.themes import DARK, THEMES
 from troubleshooter.tui.widgets.status import RunStatus
 
+NARROW_BELOW = 100
+"""Terminals narrower than this get the stacked layout (80x24 must be usable)."""
 PROGRESS_EVERY = 0.1
 """Seconds between two progress messages of one run (a 50 MB paste is ~50 chunks)."""
 
@@ -47,6 +50,8 @@ class TrtWhyApp(DialogActions, App[int]):
     SUB_TITLE = "why did my TensorRT build fail?"
     COMMANDS = App.COMMANDS | {KBProvider}
     COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012 - as Textual declares it
+    """Under NARROW_BELOW columns every screen has the class -narrow (app.tcss stacks the report's sidebar)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help"),
         Binding("ctrl+p", "command_palette", "Search KB", priority=True, show=False),
@@ -62,6 +67,8 @@ class TrtWhyApp(DialogActions, App[int]):
         self.theme = DARK
         self._initial = LogRequest(text=text, path=log, trt_version=trt_version) if (log or text) else None
         self.model_path = model
+        self._auto_lint = model
+        """The model given with the first log (``--model``): linted once its report is ready, never for another log."""
         self.request: LogRequest | None = None
         """The request whose report is shown."""
         self.report: Any = None
@@ -88,6 +95,34 @@ class TrtWhyApp(DialogActions, App[int]):
         # Headless (tests, snapshots, screenshots): a blinking cursor would make pictures differ.
         if self.is_headless and hasattr(event.widget, "cursor_blink"):
             event.widget.cursor_blink = False
+
+    # --- pastes: a multi-line paste is a log wherever the focus is -----------------------------
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Paste) and not event.is_forwarded and self._paste_is_log(event.text):
+            self._paste_log(event.text)
+            return
+        await super().on_event(event)
+
+    def _paste_is_log(self, text: str) -> bool:
+        """A paste of several lines (CR, CRLF or LF) not aimed at the paste area: a log, not a path or a name."""
+        from troubleshooter.tui.widgets.paste import PasteArea, paste_lines
+
+        return not isinstance(self.focused, PasteArea) and "\n" in paste_lines(text).strip()
+
+    def _paste_log(self, text: str) -> None:
+        """Diagnose a paste that landed outside the paste area (a path box, a list, a dialog)."""
+        from textual.screen import ModalScreen
+
+        from troubleshooter.tui.widgets.paste import PasteArea, paste_lines
+
+        while isinstance(self.screen, ModalScreen):  # a dialog, the help, the palette: the log comes first
+            self.pop_screen()
+        if isinstance(self.screen, InputScreen):
+            area = self.screen.query_one(PasteArea)
+            area.focus()
+            area.post_message(events.Paste(text))  # as if pasted there: the note, the large-paste handling
+            return
+        self.diagnose(LogRequest(text=paste_lines(text)))
 
     @property
     def request_name(self) -> str | None:
@@ -150,6 +185,11 @@ class TrtWhyApp(DialogActions, App[int]):
         if not cancelled():
             self.post_message(DiagnosisReady(run_id, request, report, log))
 
+    def on_paste_arriving(self, message: PasteArriving) -> None:
+        """A paste is still coming in from the terminal (seconds for a few MB): say so, with how much."""
+        for status in self._statuses():
+            status.start(f"Receiving a paste… {message.received / 1e6:.1f} MB so far")
+
     def on_diagnose_requested(self, message: DiagnoseRequested) -> None:
         self.diagnose(message.request)
 
@@ -171,19 +211,34 @@ class TrtWhyApp(DialogActions, App[int]):
         report = message.report
         if same_log and self.lint_report is not None:
             report = self._join_lint(report, self.lint_report)
-        else:
+        elif not same_log:
+            # Another log: nothing of the last one stays (its model, its lint, a lint still running).
             self.lint_report = None
             self.lint_model = None
+            self.lint_pending = None
+            self._lint_run_id += 1  # a lint of the previous log's model that is still running is dropped
+            self.model_path = self._auto_lint  # the --model of the first log, or nothing
         self.report = report
         self.log_text = message.log
+        self._sync_input_screen(message.request)
         screen = self._report_screen
         if screen is not None and screen in self.screen_stack:
             screen.show_report(report, message.log, user_version=message.request.trt_version,
-                               lint_report=self.lint_report, lint_model=self.lint_model)
+                               lint_report=self.lint_report, lint_model=self.lint_model, new_log=not same_log)
         else:
             self.action_show_report()
-        if self.model_path and self.lint_report is None and not same_log:
-            self.lint(self.model_path)
+        if self._auto_lint and self.lint_report is None and not same_log:
+            model, self._auto_lint = self._auto_lint, None
+            self.lint(model)
+
+    def _sync_input_screen(self, request: LogRequest) -> None:
+        """The paste screen's path box shows the log on display: its path, or nothing for a paste."""
+        from textual.widgets import Input
+
+        for screen in self.screen_stack:
+            if isinstance(screen, InputScreen):
+                for box in screen.query("#path").results(Input):
+                    box.value = request.path or ""
 
     def on_diagnosis_failed(self, message: DiagnosisFailed) -> None:
         if message.run_id != self._run_id:
@@ -311,5 +366,8 @@ def run(log: str | None = None, model: str | None = None, trt_version: str | Non
             print(f"trt-why tui: --trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)", file=sys.stderr)
             return 2
     app = create_app(log=log, model=model, trt_version=trt_version)
+    from troubleshooter.tui import paste_watch
+
+    paste_watch.install(app)  # progress while a large paste comes in from the terminal
     result = app.run()
     return int(result or 0)

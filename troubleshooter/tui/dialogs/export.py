@@ -26,7 +26,8 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
 
     DEFAULT_CSS = """
     ExportDialog { align: center middle; }
-    ExportDialog > Vertical { width: 80; height: auto; border: thick $primary; background: $surface; padding: 0 1; }
+    ExportDialog > Vertical { width: 80; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
+                              background: $surface; padding: 0 1; }
     ExportDialog RadioSet { width: 1fr; layout: horizontal; }
     ExportDialog #export-row { height: auto; }
     ExportDialog #export-path { width: 1fr; }

@@ -31,7 +31,8 @@ class OpenFileDialog(ModalScreen[str | None]):
 
     DEFAULT_CSS = """
     OpenFileDialog { align: center middle; }
-    OpenFileDialog > Vertical { width: 90; height: 30; border: thick $primary; background: $surface; padding: 0 1; }
+    OpenFileDialog > Vertical { width: 90; max-width: 100%; height: 30; max-height: 100%; border: thick $primary;
+                                background: $surface; padding: 0 1; }
     OpenFileDialog #open-tree { height: 1fr; }
     OpenFileDialog #open-row { height: auto; }
     OpenFileDialog #open-path { width: 1fr; }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -12,13 +11,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown
 
 from troubleshooter.kb.schema import Entry
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+from troubleshooter.tui.widgets.text import advice_text, kb_prose
 
 
 def _words(text: str) -> str:
-    """KB prose on one line, its {placeholders} shown as ‹placeholders›."""
-    return _PLACEHOLDER.sub(r"‹\1›", " ".join(text.split()))
+    """KB prose on one line, readable without a log (see kb_prose)."""
+    return kb_prose(" ".join(text.split()))
 
 
 def entry_markdown(entry: Entry) -> str:
@@ -31,7 +29,7 @@ def entry_markdown(entry: Entry) -> str:
     md += [f"{i}. *{c.certainty}*: {_words(c.text)}" for i, c in enumerate(entry.causes, 1)]
     if entry.version_advice:
         md += ["", "## Version advice"]
-        md += [f"- TensorRT `{a.versions}`: **{a.status}**. {_words(a.text)}" for a in entry.version_advice]
+        md += [f"- TensorRT `{a.versions}`: **{a.status}**. {advice_text(_words(a.text))}" for a in entry.version_advice]
     if entry.fixes:
         md += ["", "## Fixes"]
         for i, fix in enumerate(entry.fixes, 1):
@@ -58,7 +56,7 @@ class EntryScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     EntryScreen { align: center middle; }
-    EntryScreen > VerticalScroll { width: 100; height: 90%; border: thick $primary; background: $surface; }
+    EntryScreen > VerticalScroll { width: 100; max-width: 100%; height: 90%; border: thick $primary; background: $surface; }
     EntryScreen Markdown { padding: 0 1; }
     """
 

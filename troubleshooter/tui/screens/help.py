@@ -13,14 +13,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 STEPS = [
-    "1 Paste or open: paste into the big area (the diagnosis starts), type a path and press Enter, or Ctrl+O.",
-    ("2 What we found: diagnoses ranked root cause first; later errors fold under their root; unexplained "
-     "error lines carry the closest known issues, labelled as suggestions."),
-    "3 Why: causes of the selected diagnosis; its evidence is highlighted in the log view (n jumps, b returns).",
-    "4 Your version: advice for your TensorRT; when the log does not say, pick your release.",
-    "5 Fix it: the steps as a checklist (space ticks); c copies the command, r the polygraphy reduce command.",
-    "6 Check the model: the ONNX path, Enter lints it; findings on the nodes the log names come first.",
+    "Paste or open: paste a log anywhere (the diagnosis starts), type a path and press Enter, or Ctrl+O.",
+    ("What we found (the tree): diagnoses ranked root cause first; later errors fold under their root; "
+     "unexplained error lines carry the closest known issues, labelled as suggestions."),
+    "Then the report's tabs, each on its key:",
+    "  1 Why: causes of the selected diagnosis; its evidence is highlighted in the log view (n jumps, b returns).",
+    "  2 Your version: advice for your TensorRT; when the log does not say, pick your release.",
+    "  3 Fix it: the steps as a checklist (space ticks); c copies the command, r the polygraphy reduce command.",
+    "  4 Check the model: the ONNX path, Enter lints it; findings on the nodes the log names come first.",
 ]
+"""The walk-through as the help tells it: the numbers are the tab keys (1-4), nothing else is numbered."""
 
 
 def binding_rows(groups: Iterable[tuple[str, Iterable[BindingType]]], key_display) -> list[Content]:  # type: ignore[no-untyped-def]
@@ -45,7 +47,7 @@ class HelpScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > Vertical { width: 100; height: 90%; border: thick $primary; background: $surface; }
+    HelpScreen > Vertical { width: 100; max-width: 100%; height: 90%; border: thick $primary; background: $surface; }
     HelpScreen #help-text { padding: 0 1; }
     """
 

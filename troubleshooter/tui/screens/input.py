@@ -9,10 +9,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Static
+from textual.widgets import Button, Header, Input, Static
 
 from troubleshooter.tui.jobs import LogRequest
 from troubleshooter.tui.messages import DiagnoseRequested
+from troubleshooter.tui.widgets.footer import AppFooter
 from troubleshooter.tui.widgets.paste import PasteArea
 from troubleshooter.tui.widgets.status import RunStatus
 
@@ -49,7 +50,7 @@ class InputScreen(Screen[None]):
                 yield Button("Open…", id="open")
                 yield Button("Diagnose", variant="primary", id="diagnose")
         yield RunStatus()
-        yield Footer(compact=True)
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self.query_one(PasteArea).focus()
@@ -63,7 +64,7 @@ class InputScreen(Screen[None]):
     def on_paste_area_pasted(self, event: PasteArea.Pasted) -> None:
         note = self.query_one("#paste-note", Static)
         if event.large:
-            lines = event.text.count("\n") + 1
+            lines = event.text.count("\n") + (not event.text.endswith("\n"))  # as the report counts them
             note.update(Content.styled(
                 f"Large paste: {len(event.text) / 1e6:.1f} MB, {lines:,} lines, kept out of the editor "
                 "(it shows in the log view). Typing here replaces it.", "$text-warning"))

@@ -1,20 +1,23 @@
-"""Steps 2 to 6: what we found, why, your version, fix it, check the model."""
+"""The report: what we found (the tree), then the tabs 1 Why, 2 Your version, 3 Fix it, 4 Check the model."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from troubleshooter.models import Diagnosis, Report
 from troubleshooter.tui.jobs import LogText
 from troubleshooter.tui.widgets.environment import EnvironmentPanel
 from troubleshooter.tui.widgets.findings import FindingsTree
 from troubleshooter.tui.widgets.fixes import FixChecklist
+from troubleshooter.tui.widgets.footer import AppFooter
 from troubleshooter.tui.widgets.log_view import LogView
 from troubleshooter.tui.widgets.model import ModelPanel
 from troubleshooter.tui.widgets.status import RunStatus
@@ -46,6 +49,8 @@ class ReportScreen(Screen[None]):
         Binding("ctrl+n", "app.new_log", "New", priority=True, tooltip="Back to the paste screen for a new log"),
         Binding("ctrl+o", "app.open_file", "Open file", show=False, priority=True),
         Binding("escape", "findings", "Tree", tooltip="Back to the findings tree"),
+        Binding("e", "toggle_environment", "Environment",
+                tooltip="Show or hide the environment (narrow terminals fold it away)"),
     ]
 
     def __init__(self, report: Report, log: LogText, model: str | None = None) -> None:
@@ -69,6 +74,7 @@ class ReportScreen(Screen[None]):
                     yield WhyPanel(id="why")
                     yield EvidenceList(id="evidence")
                     yield LogView(id="log")
+                    yield Static("", id="log-line")
                 with TabPane("2 Your version", id=TABS["version"]):
                     yield VersionPanel(id="version")
                 with TabPane("3 Fix it", id=TABS["fix"]):
@@ -76,7 +82,7 @@ class ReportScreen(Screen[None]):
                 with TabPane("4 Check the model", id=TABS["model"]):
                     yield ModelPanel(self._model, id="model")
         yield RunStatus()
-        yield Footer(compact=True)
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self.query_one(LogView).set_log(self.log_text)
@@ -91,19 +97,24 @@ class ReportScreen(Screen[None]):
 
     # --- the report ---------------------------------------------------------------------------
     def show_report(self, report: Report, log: LogText | None = None, *, user_version: str | None = None,
-                    lint_report: Any = None, lint_model: str | None = None) -> None:
-        """Show a new version of the report (same log unless ``log`` is given); keep the selection."""
+                    lint_report: Any = None, lint_model: str | None = None, new_log: bool = False) -> None:
+        """Show a new version of the report (same log unless ``log`` is given); keep the selection.
+        ``new_log``: another log than the last (not a rerun with a version or platform): start afresh."""
         keep = self.selected.id if self.selected else None
         self.report = report
         self.user_version = user_version
-        if lint_report is not None:
-            self.lint_report, self.lint_model = lint_report, lint_model
+        self.lint_report, self.lint_model = lint_report, lint_model
         if log is not None and log is not self.log_text:
             self.log_text = log
             self.query_one(LogView).set_log(log)
             if not log.complete:
                 self.notify(f"The log view holds the first {len(log.lines):,} lines; the diagnosis read them all.",
                             severity="warning")
+        if new_log:
+            # Another log: the model box and the lint result belonged to the last one, and the focus goes
+            # where a new report starts (the tree), not left in a box that would swallow the keys.
+            self.query_one(ModelPanel).reset(getattr(self.app, "model_path", None))
+            self.query_one(FindingsTree).focus()
         self.selected = next((d for d in report.diagnoses if d.id == keep), report.top)
         self._fill()
 
@@ -123,11 +134,13 @@ class ReportScreen(Screen[None]):
         found = len(self.report.diagnoses)
         return f"{name} · {src.lines:,} lines · {found} diagnos{'is' if found == 1 else 'es'}"
 
-    def _show_selected(self, *, jump: bool) -> None:
+    def _show_selected(self, *, jump: bool, remember: bool = False) -> None:
         diag = self.selected
         self.query_one(WhyPanel).show(diag, self.report)
         self.query_one(EvidenceList).show(diag)
-        self.query_one(VersionPanel).show(diag, self.report, self.user_version)
+        request = getattr(self.app, "request", None)
+        self.query_one(VersionPanel).show(diag, self.report, self.user_version,
+                                          request.platform if request is not None else None)
         self.query_one(FixChecklist).show(diag)
         self.query_one(ModelPanel).show(diag, self.lint_report, self.lint_model)
         log = self.query_one(LogView)
@@ -140,14 +153,14 @@ class ReportScreen(Screen[None]):
         log.set_marks(marks)
         if jump and diag is not None and diag.evidence:
             first = next((e.line for e in diag.evidence if e.role == "trigger"), diag.evidence[0].line)
-            self.call_after_refresh(log.jump_to, first, remember=False)
+            self.call_after_refresh(log.jump_to, first, remember=remember)
 
     # --- events from the widgets --------------------------------------------------------------
     def on_findings_tree_diagnosis_selected(self, event: FindingsTree.DiagnosisSelected) -> None:
         if self.selected is not None and self.selected.id == event.diagnosis_id:
             return
         self.selected = next((d for d in self.report.diagnoses if d.id == event.diagnosis_id), None)
-        self._show_selected(jump=True)
+        self._show_selected(jump=True, remember=True)
 
     def on_findings_tree_line_chosen(self, event: FindingsTree.LineChosen) -> None:
         self.query_one(TabbedContent).active = TABS["why"]
@@ -159,16 +172,38 @@ class ReportScreen(Screen[None]):
     def on_evidence_list_chosen(self, event: EvidenceList.Chosen) -> None:
         self.query_one(LogView).jump_to(event.line)
 
+    def on_log_view_cursor_moved(self, event: LogView.CursorMoved) -> None:
+        """A long line does not fit the log view: it shows whole, wrapped, under it."""
+        log = self.query_one(LogView)
+        text = self.log_text.line(event.line)
+        shown = self.query_one("#log-line", Static)
+        fits = text is None or log.line_fits(event.line)
+        shown.set_class(not fits, "-shown")
+        if not fits:
+            shown.update(Content.assemble((f"line {event.line}  ", "$text-muted"), text or ""))
+        self.query_one(EvidenceList).follow(event.line)
+
     # --- actions ------------------------------------------------------------------------------
     def action_tab(self, name: str) -> None:
         self.query_one(TabbedContent).active = TABS[name]
         focus = {"why": "#evidence", "version": "#version-select", "fix": "#fixes", "model": "#model-path"}[name]
+        if name == "model" and self.query_one(ModelPanel).has_path:
+            # A model is there already: focus its results, not the box (digits typed there would not switch tabs).
+            focus = "#model"
         self.query_one(focus).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "findings":
             return not isinstance(self.focused, FindingsTree)
+        if action == "toggle_environment":
+            return self.has_class("-narrow")  # wide terminals always show it
         return True
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh_bindings()  # the breakpoint class (-narrow) may have changed: so does the footer
+
+    def action_toggle_environment(self) -> None:
+        self.query_one("#side").toggle_class("-show-env")
 
     def action_findings(self) -> None:
         """Escape: back to the findings tree (from the model path box, a list, the log)."""
@@ -180,6 +215,7 @@ class ReportScreen(Screen[None]):
             self.notify("No evidence lines to jump to.", severity="warning")
 
     def action_back(self) -> None:
+        self.query_one(TabbedContent).active = TABS["why"]
         if not self.query_one(LogView).back():
             self.notify("Nowhere to jump back to.", severity="information")
 

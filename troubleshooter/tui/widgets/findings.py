@@ -14,6 +14,7 @@ from textual.widgets.tree import TreeNode
 
 from troubleshooter.models import Diagnosis, Report
 from troubleshooter.tui.jobs import LogText
+from troubleshooter.tui.widgets.text import muted_style
 
 SEVERITY_ICON = {"error": "✖", "warning": "⚠", "info": "ⓘ"}
 
@@ -149,6 +150,8 @@ class FindingsTree(Tree[Item]):
 
     # --- rendering ----------------------------------------------------------------------------
     def _style(self, name: str) -> Style:
+        if name == "muted":  # $text-muted does not resolve in a component class (white on the light theme)
+            return muted_style(self.rich_style)
         try:
             return self.get_component_rich_style(f"findings--{name}", partial=True)
         except KeyError:  # styles not applied yet (first layout): widths only

@@ -120,6 +120,9 @@ class FixChecklist(ListView):
         self.clear()
         self._diag_id = diag.id if diag else None
         if diag is None:
+            # A clean log (or nothing selected): say so instead of an empty pane.
+            self.append(FixTitle("Nothing to fix: no known failure matched this log. Unexplained error lines, if "
+                                 "any, are listed on the left with the closest known issues."))
             return
         done = self._done.setdefault(diag.id, set())
         items: list[ListItem] = []

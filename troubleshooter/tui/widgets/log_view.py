@@ -13,11 +13,13 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from troubleshooter.tui.jobs import LogText
+from troubleshooter.tui.widgets.text import muted_style
 
 MARK_ROLES = ("trigger", "support", "consequence", "unexplained")
 """How a line can be marked: the evidence that triggered a diagnosis, supporting evidence,
@@ -55,7 +57,7 @@ class LogView(ScrollView, can_focus=True):
         background: $surface;
         color: $text;
     }
-    LogView > .log-view--gutter { color: $text-muted; }
+    LogView > .log-view--gutter { color: $text-muted; }  /* unused for colour: see muted_style */
     LogView > .log-view--cursor { background: $accent 40%; }
     LogView > .log-view--trigger { background: $error 30%; text-style: bold; }
     LogView > .log-view--support { background: $warning 20%; }
@@ -71,7 +73,8 @@ class LogView(ScrollView, can_focus=True):
         self._log = LogText([])
         self._marks: dict[int, str] = {}
         self._ordered_marks: list[int] = []
-        self._history: list[int] = []
+        self._history: list[tuple[int, float]] = []
+        """(cursor line, scroll position) before each remembered jump: ``back`` restores the view, not only the line."""
         self._gutter_width = 2
 
     # --- content ------------------------------------------------------------------------------
@@ -86,8 +89,8 @@ class LogView(ScrollView, can_focus=True):
 
     @property
     def history(self) -> list[int]:
-        """Where ``back`` returns to, most recent last."""
-        return list(self._history)
+        """The lines ``back`` returns to, most recent last."""
+        return [line for line, _ in self._history]
 
     def set_log(self, log: LogText) -> None:
         """Show a new log: marks, history and cursor are reset."""
@@ -114,8 +117,8 @@ class LogView(ScrollView, can_focus=True):
         if not self.line_count:
             return
         line = max(1, min(line, self.line_count))
-        if remember and line != self.cursor_line:
-            self._history.append(self.cursor_line)
+        if remember and (line != self.cursor_line or not self.line_in_view(line)):
+            self._history.append((self.cursor_line, self.scroll_offset.y))
             del self._history[:-100]
         self.cursor_line = line
         self._centre(line)
@@ -124,8 +127,8 @@ class LogView(ScrollView, can_focus=True):
         """Return to where the cursor was before the last jump. False when there is nowhere to go."""
         if not self._history:
             return False
-        self.cursor_line = self._history.pop()
-        self._centre(self.cursor_line)
+        self.cursor_line, y = self._history.pop()
+        self.scroll_to(y=y, animate=False, immediate=True)  # the view the user had, scrolled where it was
         return True
 
     def next_mark(self, direction: int = 1) -> int | None:
@@ -169,8 +172,21 @@ class LogView(ScrollView, can_focus=True):
         elif self.cursor_line > top + height:
             self.scroll_to(y=self.cursor_line - height, animate=False, immediate=True)
 
-    def watch_cursor_line(self) -> None:
+    class CursorMoved(Message):
+        """The cursor line changed (a jump, a key, a click): the report shows that line in full."""
+
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
+    def watch_cursor_line(self, line: int) -> None:
         self.refresh()
+        self.post_message(self.CursorMoved(line))
+
+    def line_fits(self, line: int) -> bool:
+        """Does ``line`` show whole in the view's width (no wrap needed)?"""
+        text = self._log.line(line) or ""
+        return len(text) + self._gutter_width <= max(1, self.scrollable_content_region.width)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -201,7 +217,7 @@ class LogView(ScrollView, can_focus=True):
             style = style + self.get_component_rich_style("log-view--cursor")
         elif no == self.cursor_line:
             style = style + Style(underline=True)
-        gutter_style = style + self.get_component_rich_style("log-view--gutter", partial=True)
+        gutter_style = style + muted_style(style)
         marker = _MARKER.get(role or "", " ")
         gutter = f"{no:>{self._gutter_width - 2}}{marker} "
         body = Strip([Segment(text.translate(_CONTROL), style)])

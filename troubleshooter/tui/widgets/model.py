@@ -87,11 +87,13 @@ class LintResult(Vertical):
     LintResult > Static { height: auto; }
     """
 
+    INTRO = Content.styled(
+        "Give the ONNX model that was built: the linter checks it for what TensorRT refuses, and ties its "
+        "findings to the nodes named in the log.", "$text-muted")
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._message: Content = Content.styled(
-            "Give the ONNX model that was built: the linter checks it for what TensorRT refuses, and ties its "
-            "findings to the nodes named in the log.", "$text-muted")
+        self._message: Content = self.INTRO
         self._result: tuple[Diagnosis | None, Any, str] | None = None
 
     def say(self, message: Content) -> None:
@@ -162,9 +164,21 @@ class ModelPanel(VerticalScroll):
         path = self.query_one("#model-path", Input).value.strip()
         if path:
             self.post_message(LintRequested(path))
+            # Out of the box: the report's keys (1-4, n, b...) must work again, not type into the path.
+            self.focus()
         else:
             self.query_one(LintResult).say(Content.styled("Type the model's path first.", "$text-warning"))
             self.query_one("#model-path", Input).focus()
+
+    @property
+    def has_path(self) -> bool:
+        """The path box holds a path (so the tab need not put the cursor there)."""
+        return bool(self.query_one("#model-path", Input).value.strip())
+
+    def reset(self, model: str | None = None) -> None:
+        """A new log: the path box shows ``model`` (or nothing) and no lint result."""
+        self.query_one("#model-path", Input).value = model or ""
+        self.query_one(LintResult).say(LintResult.INTRO)
 
     def show_pending(self, model: str) -> None:
         self.query_one(LintResult).say(Content.styled(f"Linting {model}…", "$text-muted"))

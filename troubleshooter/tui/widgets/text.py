@@ -2,11 +2,48 @@
 
 from __future__ import annotations
 
+import re
+
+from rich.style import Style
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Horizontal
 from textual.content import Content, ContentType
 from textual.widget import Widget
 from textual.widgets import Static
+
+_RESTATED = re.compile(
+    r"^\s*(?:your TensorRT version|\{tensorrt_version\}|TensorRT [\w.]+|[\d.]+)\s+is\s+(?:not\s+)?"
+    r"(?:affected|fixed|changed|not-applicable|unknown)\s*[.:;]\s*", re.IGNORECASE)
+
+
+def advice_text(text: str) -> str:
+    """Version advice shown after its status ("TensorRT 8.5-9.2 affected."): without a first sentence that only
+    says the status again ("your TensorRT version is affected."), which read as a doubled phrase."""
+    rest = _RESTATED.sub("", text, count=1)
+    return rest[:1].upper() + rest[1:] if rest and rest != text else text
+
+
+def kb_prose(text: str) -> str:
+    """KB prose read without a log (the KB browser): ``{tensorrt_version}`` reads "your TensorRT version",
+    other placeholders (node and tensor names the log would give) show as ‹name›."""
+    text = text.replace("{tensorrt_version}", "your TensorRT version")
+    return re.sub(r"\{(\w+)\}", r"‹\1›", text)
+
+
+MUTED = 0.3
+"""How far muted text (line numbers, scores) moves from the text colour to the background: 4.5:1 in both themes."""
+
+
+def muted_style(base: Style) -> Style:
+    """Muted text on ``base``'s background, blended from its colours.
+
+    ``$text-muted`` is ``auto 60%``: in a component class (a Line-API gutter, a tree label) Textual cannot
+    resolve ``auto`` and draws it white, which is invisible on the light theme's grey panels."""
+    if base.color is None or base.bgcolor is None:
+        return Style()
+    fg, bg = Color.from_rich_color(base.color), Color.from_rich_color(base.bgcolor)
+    return Style(color=fg.blend(bg, MUTED).rich_color)
 
 
 class Heading(Static):

@@ -10,7 +10,7 @@ from textual.widgets import Label, Select, Static
 from troubleshooter.core.versions import KNOWN_RELEASES
 from troubleshooter.models import Diagnosis, Report
 from troubleshooter.tui.messages import PlatformChosen, VersionChosen
-from troubleshooter.tui.widgets.text import Bullet, Heading
+from troubleshooter.tui.widgets.text import Bullet, Heading, advice_text
 
 PLATFORM_CHOICES = [("linux", "Linux (x86 / server)"), ("jetson", "Jetson (JetPack)"), ("windows", "Windows"),
                     ("wsl", "WSL")]
@@ -78,7 +78,7 @@ class AdviceView(Vertical):
             for adv in diag.version_advice_all:
                 yield Bullet(Content("·"), Content.assemble((f"TensorRT {adv.versions}", "bold"), " ",
                                                             (adv.status, STATUS_STYLE.get(adv.status, "bold")),
-                                                            ". ", adv.text))
+                                                            ". ", advice_text(adv.text)))
         else:
             yield Static(Content.assemble(("status ", "$text-muted"),
                                           (diag.version_status, STATUS_STYLE.get(diag.version_status, "bold"))))
@@ -115,7 +115,10 @@ class VersionPanel(VerticalScroll):
                          id="platform-select")
         yield AdviceView(id="version-advice")
 
-    def show(self, diag: Diagnosis | None, report: Report, user_version: str | None) -> None:
+    def show(self, diag: Diagnosis | None, report: Report, user_version: str | None,
+             user_platform: str | None = None) -> None:
+        """Show the advice; the selects show what the user chose for this log (``user_version``, ``user_platform``)."""
+        self.user_platform = user_platform
         ask = self.query_one("#version-ask")
         ask.set_class(needs_version(report, user_version), "-shown")
         select: Select[str] = self.query_one("#version-select", Select)
@@ -132,7 +135,7 @@ class VersionPanel(VerticalScroll):
         self.query_one(AdviceView).show(diag, report, user_version)
 
     user_platform: str | None = None
-    """The platform the user chose (None: what the log says)."""
+    """The platform the user chose for the log on display (None: what the log says)."""
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()

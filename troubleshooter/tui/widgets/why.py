@@ -97,6 +97,13 @@ class EvidenceList(OptionList):
         if self.option_count:
             self.highlighted = 0
 
+    def follow(self, line: int) -> None:
+        """Highlight the evidence on ``line`` (the log view's cursor moved there: n, p, b, a click)."""
+        index = next((i for i in range(self.option_count)
+                      if (self.get_option_at_index(i).id or "").startswith(f"ev-{line}-")), None)
+        if index is not None and index != self.highlighted:
+            self.highlighted = index
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id:
