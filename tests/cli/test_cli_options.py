@@ -61,7 +61,9 @@ def prose_lines(text: str) -> list[str]:
 
 @pytest.mark.parametrize("columns", [80, 120])
 def test_report_fits_the_terminal(columns: int) -> None:
-    out = on_a_terminal(str(LOG), columns=columns)
+    # relative to the repository (the child's cwd): the report names the file as given, so an absolute
+    # path would make the width depend on where the clone lives
+    out = on_a_terminal(str(LOG.relative_to(ROOT)), columns=columns)
     assert "\x1b[" in out  # a terminal: colour
     long = [x for x in prose_lines(out) if len(x) > columns]
     assert not long, long[:3]

@@ -297,8 +297,12 @@ def _menu(text: str, width: int | None) -> list[str]:
     if width is None:
         return [text]
     out: list[str] = []
-    for part in text.split(MENU_SEP):
-        if out and len(out[-1]) + len(MENU_SEP) + len(part) <= width:
+    parts = text.split(MENU_SEP)
+    if parts[0].startswith("More: ") and len(parts[0]) > width:
+        out.append("More:")  # the first command would overflow beside it
+        parts[0] = parts[0][len("More: "):]
+    for part in parts:
+        if out and out[-1] != "More:" and len(out[-1]) + len(MENU_SEP) + len(part) <= width:
             out[-1] += MENU_SEP + part
         else:
             out.append(part if not out else "      " + part)
