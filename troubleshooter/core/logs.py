@@ -96,6 +96,7 @@ _PAYLOAD_ERROR = re.compile(
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
+    r"|\bParameter check failed at: "  # TensorRT's API argument checks (an untagged paste of one, too)
     r"|\bAccess violation (?:reading|writing|executing) location\b|\bexport failure\b"
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
@@ -111,6 +112,7 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
     r"|^#\d+\s+0x[0-9a-f]{6,} in "  # a native stack trace (gdb's bt) after a crash
     r"|\bNCCL error\b|\bundefined reference to |the job has been aborted\b"
+    r"|^Unhandled exception caught\b|^- \*\*Exception Type:\*\* |\bwas close or execution stopped\b"  # PyTorch abort, ComfyUI
     # the dynamic loader: a library that cannot be found, opened or linked (TensorFlow says the same
     # words in a harmless start-up warning about optional TensorRT libraries)
     r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"

@@ -64,7 +64,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
                  "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
-                 "fatal exception", "NCCL error", "undefined reference", "has been aborted")
+                 "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
+                 "Unhandled exception", "Exception Type", "execution stopped")
 """Literals of which every error line (`logs.is_error_line` after `logs.payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at."""
 MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
