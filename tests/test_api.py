@@ -215,7 +215,11 @@ def test_eight_threads_give_identical_reports(monkeypatch: pytest.MonkeyPatch) -
             order = logs[i:] + logs[:i]  # every thread in a different order
             out = [diagnose(log).model_dump_json() for _ in range(3) for log in order]
             results[i] = out[:len(logs)]
-            assert out[len(logs):] == out[:len(logs)] * 2
+            for k in range(len(logs), len(out)):
+                if out[k] != out[k % len(logs)]:  # say what differed: a flaky failure must be a usable bug report
+                    a, b = json.loads(out[k]), json.loads(out[k % len(logs)])
+                    raise AssertionError(f"thread {i}, log {(i + k) % len(logs)}, pass {k // len(logs) + 1}: "
+                                         + str({f: [a[f], b[f]] for f in a if a[f] != b[f]})[:3000])
         except BaseException as exc:
             errors.append(exc)
 

@@ -451,7 +451,7 @@ class Matcher:
                 continue  # the regex cannot match: no need to run it
             started = thread_time()  # CPU time: waiting for the GIL behind other threads is not the regex's
             try:
-                m = cs.pattern.search(text, timeout=MATCH_TIMEOUT)
+                m = _search(cs.pattern, text, started)
             except TimeoutError:
                 state.slow_signatures.add(cs.key)
                 state.notes.append(
@@ -561,6 +561,21 @@ _WARNING_RANK = Level.WARNING.rank
 _LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
 """A signature's `level` as the lowest line level rank it accepts (`logs.level_ok`)."""
 _NOTHING = object()
+
+
+def _search(pattern: Any, text: str, started: float) -> Any:
+    """`pattern.search` within MATCH_TIMEOUT of this thread's CPU time.
+
+    The regex engine's own timeout counts wall-clock time, which a loaded machine stretches (other
+    processes, other threads): a search that timed out having used little CPU is given one more,
+    much longer, try, so that a report does not depend on the machine's load. A regex that really
+    backtracks uses its CPU and times out again."""
+    try:
+        return pattern.search(text, timeout=MATCH_TIMEOUT)
+    except TimeoutError:
+        if thread_time() - started >= MATCH_TIMEOUT / 2:
+            raise
+        return pattern.search(text, timeout=MATCH_TIMEOUT * 20)
 
 
 def _kept_error_line(line: LogLine) -> LogLine:
