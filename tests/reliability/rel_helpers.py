@@ -219,16 +219,21 @@ def assert_report(result: Result | subprocess.CompletedProcess[bytes], codes: tu
     return result.stdout.decode("utf-8", "replace")
 
 
-def rss_kib(pid: int) -> int:
-    """Resident memory of a live process, in KiB (0 once it has gone)."""
+def proc_field(pid: int, name: str, key: str) -> int:
+    """A number from /proc/PID/NAME (the first word after `key`), 0 once the process has gone."""
     try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+        with open(f"/proc/{pid}/{name}", encoding="ascii") as fh:
             for line in fh:
-                if line.startswith("VmRSS:"):
+                if line.startswith(key):
                     return int(line.split()[1])
     except OSError:
         pass
     return 0
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a live process, in KiB (0 once it has gone)."""
+    return proc_field(pid, "status", "VmRSS:")
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ import threading
 import time
 
 import pytest
-from rel_helpers import NOISE_LINE, OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, child_env, cli_cmd, popen, rss_kib
+from rel_helpers import NOISE_LINE, OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, child_env, cli_cmd, popen, proc_field, rss_kib
 
 from troubleshooter import exit_codes
 
@@ -147,14 +147,7 @@ def _has_open(pid: int, path: str) -> bool:
 
 
 def _stdin_offset(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/fdinfo/0", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("pos:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return proc_field(pid, "fdinfo/0", "pos:")
 
 
 def _wait_until(proc: subprocess.Popen[bytes], ready, fallback: float) -> None:  # type: ignore[no-untyped-def]
