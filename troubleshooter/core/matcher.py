@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from troubleshooter.core.environment import EnvCollector, all_literals
 from troubleshooter.core.fastparse import fast_parse, parse_parts
 from troubleshooter.core.finders import Finder, finder_choice, make_finder
-from troubleshooter.core.logs import decode_line, is_error_line, level_ok, parse_line
+from troubleshooter.core.logs import decode_line, is_error_line, level_ok
 from troubleshooter.core.newlines import newline_counter
 from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for, required_runs, tolerant
 from troubleshooter.core.scan import MAX_LINE_BYTES, following_lines
@@ -652,8 +652,7 @@ def _join_wrapped(line: LogLine | _Line, following: Sequence[bytes]) -> str | No
         nxt = decode_line(raw).rstrip("\r")
         if not nxt.strip():
             continue  # Windows pastes: a blank line between every line
-        cont = parse_line(line.no + 1, nxt)
-        if cont.level is not None or nxt.lstrip().startswith("["):
+        if parse_parts(nxt)[0] is not None or nxt.lstrip().startswith("["):
             return None
         sep = "" if len(line.raw) >= 60 and not line.raw.endswith(" ") else " "
         return text + sep + nxt.strip()
