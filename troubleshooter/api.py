@@ -22,7 +22,7 @@ from troubleshooter.core.versions import normalise
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
-from troubleshooter.models import Diagnosis, Environment, Report, Source, Unexplained
+from troubleshooter.models import PLATFORMS, Diagnosis, Environment, Report, Source, Unexplained
 
 if TYPE_CHECKING:
     from troubleshooter.core.suggest import Suggester
@@ -110,9 +110,6 @@ def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path
     lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(opened.size_hint), progress=progress,
                                          on_region=matcher.region_sink(state, numpy_for(opened.size_hint)))
     return state, lines, nbytes, content
-
-
-PLATFORMS = ("linux", "windows", "wsl", "jetson")
 
 
 def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None,
@@ -271,3 +268,22 @@ def lint(path: str | os.PathLike[str], *, trt_version: str | None = None, polygr
     from troubleshooter.lint import lint_path
 
     return lint_path(Path(path), trt_version=trt_version, polygraphy=polygraphy)
+
+
+# -- small public helpers for the ways in (CLI, TUI, fleet) -----------------------------------------
+
+def check_trt_version(text: str) -> str:
+    """The canonical form of a TensorRT version given by a user ("8.6.1", "10.3"); InputError if it is none."""
+    version = normalise(text)
+    if version is None:
+        raise InputError(f"--trt-version {text!r} is not a version (try 8.6.1 or 10.3)")
+    return version
+
+
+def unexplained_key(item: Unexplained) -> str:
+    """An unexplained error line with its numbers, paths and names masked: the same failure in
+    different logs gives the same key (the fleet groups by it)."""
+    from troubleshooter.core.logs import parse_line
+    from troubleshooter.core.suggest import mask
+
+    return mask(parse_line(item.line, item.text).text)

@@ -14,6 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 SCHEMA_VERSION = 1
 
 
+PLATFORMS = ("linux", "windows", "wsl", "jetson")
+"""The platforms a report can be about (`--platform`): the one list the CLI, TUI and API read."""
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
