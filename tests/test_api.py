@@ -270,11 +270,9 @@ def test_threads_waiting_for_the_gil_do_not_exhaust_signature_budgets(monkeypatc
     """The per-log signature budget counts the thread's CPU time. Measured in wall time, eight threads
     waiting for one another made signatures look slow, skipped them, and reports differed (a flaky CI
     failure of the test above); with a budget 40x smaller than the default this is near certain."""
-    from troubleshooter.core import matcher
-
     logs = [FUSION_LOG, OOM_LOG] + [p.read_bytes() for p in sample_logs()[:6]]
     expected = [diagnose(log).model_dump_json() for log in logs]
-    monkeypatch.setattr(matcher, "SIGNATURE_BUDGET", 0.05)
+    monkeypatch.setattr(api, "_SIGNATURE_BUDGET", 0.05)
     monkeypatch.setattr(api, "_engines", {})
     barrier = threading.Barrier(8)
     got: list[tuple[int, str]] = []
@@ -355,17 +353,23 @@ def test_reads_only_the_files_it_was_given(tmp_path: Path) -> None:
 
 
 def test_bad_options_are_refused_before_the_log_is_read(tmp_path: Path) -> None:
-    """A bad --trt-version or --platform on a large log fails at once: no byte of the log is scanned."""
+    """A bad option on a large log fails at once: the log is not even opened."""
+    from troubleshooter.scan import ingest
+
     log = tmp_path / "big.log"
     log.write_text("[E] Error Code 2: x\n" * 1000)
     calls: list[object] = []
-    original = api.scan_stream
+    original = ingest.open_path
     try:
-        api.scan_stream = lambda *a, **k: calls.append(a) or original(*a, **k)  # type: ignore[assignment]
-        for kwargs in ({"trt_version": "banana"}, {"platform": "amiga"}):
+        ingest.open_path = lambda *a, **k: calls.append(a) or original(*a, **k)  # type: ignore[assignment]
+        for kwargs in ({"trt_version": "banana"}, {"platform": "amiga"}, {"matcher": "grep"},
+                       {"model": tmp_path / "missing.onnx"}):
             with pytest.raises(InputError):
-                diagnose_path(log, **kwargs)  # type: ignore[arg-type]
+                diagnose_path(log, **kwargs)
+        with pytest.raises(TypeError, match="unknown option"):
+            diagnose_path(log, trt_versoin="8.6.1")
         diagnose_path(log, trt_version="8.6.1")
+        diagnose_path(log, api.Options(trt_version="8.6.1", platform="jetson"))
     finally:
-        api.scan_stream = original  # type: ignore[assignment]
-    assert len(calls) == 1  # only the good call read the log
+        ingest.open_path = original  # type: ignore[assignment]
+    assert len(calls) == 2  # only the good calls opened the log

@@ -3,6 +3,11 @@
 Never prints, never exits, reads only what it is given. Bad input raises
 ``troubleshooter.errors.InputError`` (a TroubleshooterError). Thread-safe: the KB and its compiled
 matcher are built once and shared.
+
+A thin facade: every option is checked (`Options`) before a byte is read, the reading layer
+(`troubleshooter.scan`) turns bytes into candidate lines for the core's matcher, the core ranks what
+matched (`troubleshooter.core`), and the options that act on the finished report (a model to lint,
+redaction) are applied last.
 """
 
 from __future__ import annotations
@@ -10,33 +15,85 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
-from troubleshooter.core import ingest
-from troubleshooter.core.finders import finder_choice
-from troubleshooter.core.matcher import Matcher, MatchState
+from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
 from troubleshooter.core.ranking import rank
-from troubleshooter.core.scan import scan_stream
+from troubleshooter.core.regexes import MATCH_TIMEOUT
 from troubleshooter.core.versions import normalise
+from troubleshooter.envvars import env_seconds
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
 from troubleshooter.models import PLATFORMS, Diagnosis, Environment, Report, Source, Unexplained
+from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
+    from troubleshooter.core.state import MatchState
     from troubleshooter.core.suggest import Suggester
     from troubleshooter.lint.report import LintReport
+    from troubleshooter.scan.ingest import Opened
 
 Progress = Callable[[int], None]
 
+_MATCH_TIMEOUT = env_seconds("TRT_WHY_MATCH_TIMEOUT", MATCH_TIMEOUT)
+_SIGNATURE_BUDGET = env_seconds("TRT_WHY_SIGNATURE_BUDGET", SIGNATURE_BUDGET)
+"""The matchers' limits (read once, at import: see docs/limits.md)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a diagnosis may be told besides the log. Checked when made: a bad option fails before a
+    byte of the log is read.
+
+    `trt_version` and `platform` (linux, windows, wsl, jetson) override what the log says; `model` is
+    an ONNX file to lint and join to the report; `redact` hides user names, paths, hosts and IPs
+    (`redact_names` node and tensor names too); `kb_dirs` are extra KB folders; `matcher` chooses how
+    candidate lines are found (auto, python, hyperscan: the same report either way).
+    """
+
+    trt_version: str | None = None
+    platform: str | None = None
+    model: str | os.PathLike[str] | None = None
+    redact: bool = False
+    redact_names: bool = False
+    kb_dirs: Sequence[str | os.PathLike[str]] = field(default=())
+    matcher: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.trt_version is not None:
+            object.__setattr__(self, "trt_version", check_trt_version(self.trt_version) if self.trt_version else None)
+        if self.platform is not None and self.platform not in PLATFORMS:
+            raise InputError(f"--platform {self.platform!r}: one of {', '.join(PLATFORMS)}")
+        if self.matcher is not None and self.matcher not in MATCHERS:
+            raise InputError(f"--matcher {self.matcher!r}: one of {', '.join(MATCHERS)}")
+        if self.model is not None and not os.path.exists(self.model):
+            raise InputError(f"{os.fspath(self.model)}: no such file")
+        object.__setattr__(self, "kb_dirs", tuple(self.kb_dirs))
+
+    @classmethod
+    def of(cls, options: Options | None, fields: dict[str, Any]) -> Options:
+        """`options` with `fields` (keyword arguments of the diagnose functions) laid over it."""
+        if options is not None and not isinstance(options, Options):
+            raise TypeError(f"options: an Options, not {type(options).__name__} (other options are keyword-only)")
+        if not fields:
+            return options or cls()
+        unknown = sorted(set(fields) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(unknown)}")
+        return replace(options, **fields) if options is not None else cls(**fields)
+
 
 class Engine:
-    """A loaded KB with its compiled matcher and suggester (built the first time it is needed)."""
+    """A loaded KB with its compiled matcher, the finders of its candidate lines and its suggester
+    (built the first time it is needed)."""
 
-    def __init__(self, kb: KnowledgeBase, matcher: Matcher, suggester: Suggester | None = None) -> None:
+    def __init__(self, kb: KnowledgeBase, matcher: Matcher, finders: Finders, suggester: Suggester | None = None) -> None:
         self.kb = kb
         self.matcher = matcher
+        self.finders = finders
         self._suggester = suggester
         self._lock = threading.Lock()
 
@@ -53,8 +110,15 @@ class Engine:
     @classmethod
     def from_kb(cls, kb: KnowledgeBase, prefer: str | None = None,
                 literals: dict[str, list[str]] | None = None) -> Engine:
-        """`literals`: each signature's prefilter literals, when known (the KB cache keeps them)."""
-        return cls(kb, Matcher(kb.entries, prefer, literals))
+        """`prefer`: the matcher choice (auto, python, hyperscan; else TRT_WHY_MATCHER); `literals`: each
+        signature's prefilter literals, when known (the KB cache keeps them)."""
+        try:
+            choice = matcher_choice(prefer)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        matcher = Matcher(kb.entries, literals, index_factory=literal_index_factory(choice),
+                          match_timeout=_MATCH_TIMEOUT, signature_budget=_SIGNATURE_BUDGET)
+        return cls(kb, matcher, Finders(matcher.prefilter, choice))
 
 
 class _SuggesterWhenNeeded:
@@ -77,62 +141,82 @@ def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = Fals
 
 
 def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | None = None) -> Engine:
-    """The shared engine for these KB folders (built on first use)."""
-    key = ((*(str(p) for p in extra), os.environ.get("TRT_WHY_KB_PATH", "")), finder_choice(prefer))
+    """The shared engine for these KB folders and matcher choice (built on first use)."""
+    try:
+        choice = matcher_choice(prefer)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    key = ((*(str(p) for p in extra), os.environ.get("TRT_WHY_KB_PATH", "")), choice)
     with _lock:
         engine = _engines.get(key)
         if engine is None:
             from troubleshooter.kb.cache import load_kb_and_literals
 
             kb, literals = load_kb_and_literals(extra)
-            engine = Engine.from_kb(kb, prefer, literals)
+            engine = Engine.from_kb(kb, choice, literals)
             _engines[key] = engine
         return engine
 
 
-def _scan(opened: ingest.Opened, engine: Engine, progress: Progress | None, path: str | None
-          ) -> tuple[MatchState, int, int, bool]:
-    """The streaming pass: large plain files in parts on several cores, everything else in one pass."""
-    matcher = engine.matcher
-    if path is not None and opened.encoding in ("utf-8", "utf-8-sig") and not any("gzip" in n for n in opened.notes):
-        from troubleshooter.core.parallel import parallel_jobs, scan_file_parallel
+def diagnose(log: str | bytes, options: Options | None = None, *, name: str = "<text>",
+             engine: Engine | None = None, **fields: Any) -> Report:
+    """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised).
 
-        jobs = parallel_jobs(opened.size_hint)
-        if jobs > 1:
-            done = scan_file_parallel(path, matcher, opened.size_hint or 0, jobs, opened.encoding, progress)
-            if done is not None:
-                opened.stream.close()
-                return done
-            opened = ingest.open_path(path)  # a part failed or a regex timed out: one pass
-    state = MatchState()
-    from troubleshooter.core.newlines import numpy_for
+    Options as an `Options` or as keyword arguments (`diagnose(text, trt_version="8.6")`)."""
+    from troubleshooter.scan import ingest
 
-    lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(opened.size_hint), progress=progress,
-                                         on_region=matcher.region_sink(state, numpy_for(opened.size_hint)))
-    return state, lines, nbytes, content
+    opts = Options.of(options, fields)
+    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
+    return _run(ingest.open_data(log, name), eng, opts)
 
 
-def _finish(opened: ingest.Opened, engine: Engine, trt_version: str | None, progress: Progress | None,
-            path: str | None = None, platform: str | None = None) -> Report:
-    # Options are checked before a byte is read: a bad flag on a 1 GB log fails at once.
-    override = None
-    if trt_version:
-        override = normalise(trt_version)
-        if override is None:
-            opened.stream.close()
-            raise InputError(f"--trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)")
-    if platform is not None and platform not in PLATFORMS:
-        opened.stream.close()
-        raise InputError(f"--platform {platform!r}: one of {', '.join(PLATFORMS)}")
-    state, lines, nbytes, content = _scan(opened, engine, progress, path)
+def diagnose_path(path: str | os.PathLike[str], options: Options | None = None, *, progress: Progress | None = None,
+                  engine: Engine | None = None, **fields: Any) -> Report:
+    """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded. `progress` is
+    called with the number of bytes read so far."""
+    from troubleshooter.scan import ingest
+
+    opts = Options.of(options, fields)
+    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
+    return _run(ingest.open_path(path), eng, opts, progress, os.fspath(path))
+
+
+def diagnose_stream(stream: IO[bytes], options: Options | None = None, *, name: str = "<stdin>",
+                    progress: Progress | None = None, engine: Engine | None = None, **fields: Any) -> Report:
+    """Diagnose a binary stream (stdin)."""
+    from troubleshooter.scan import ingest
+
+    opts = Options.of(options, fields)
+    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
+    return _run(ingest.open_stream(stream, name), eng, opts, progress)  # type: ignore[arg-type]
+
+
+def _run(opened: Opened, engine: Engine, opts: Options, progress: Progress | None = None,
+         path: str | None = None) -> Report:
+    report = _report(opened, engine, opts, progress, path)
+    if opts.model is not None:
+        from troubleshooter.lint.join import attach
+
+        report = attach(report, lint(opts.model, trt_version=opts.trt_version or report.environment.tensorrt_version))
+    if opts.redact or opts.redact_names:
+        from troubleshooter.render.redact import redact_report
+
+        report = redact_report(report, names=opts.redact_names)
+    return report
+
+
+def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | None, path: str | None) -> Report:
+    from troubleshooter.scan import scan
+
+    state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
-    env = state.env.result(override, platform)
+    env = state.env.result(opts.trt_version, opts.platform)
     diagnoses = rank(engine.matcher.entries, state, env)
     fired = set(state.hits) if diagnoses else set()
     notes = list(opened.notes) + state.notes
     if opened.truncated:
-        notes.append(getattr(opened.stream, "stop_reason", "") or "reading stopped early")
+        notes.append(opened.stop_reason or "reading stopped early")
     if lines and nbytes and not diagnoses and not state.error_lines:
         notes.append("no known failure and no error line found")
     if state.error_lines_seen > len(state.error_lines):
@@ -190,77 +274,6 @@ def _unexplained(state: MatchState, diagnoses: list, fired: set[str], engine: En
     from troubleshooter.core.suggest import unexplained
 
     return unexplained(state.error_lines, diagnoses, fired, _SuggesterWhenNeeded(engine))  # type: ignore[arg-type]
-
-
-def diagnose(  # noqa: PLR0913  # public API: keyword-only options (one options object: #15)
-    log: str | bytes,
-    *,
-    model: str | os.PathLike[str] | None = None,
-    trt_version: str | None = None,
-    platform: str | None = None,
-    name: str = "<text>",
-    redact: bool = False,
-    redact_names: bool = False,
-    kb_dirs: Sequence[str | os.PathLike[str]] = (),
-    engine: Engine | None = None,
-) -> Report:
-    """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised).
-
-    ``trt_version`` and ``platform`` (linux, windows, wsl, jetson) override what the log says."""
-    eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_data(log, name), eng, trt_version, None, platform=platform)
-    return _post(report, model, trt_version, redact, redact_names)
-
-
-def diagnose_path(  # noqa: PLR0913  # public API: keyword-only options (one options object: #15)
-    path: str | os.PathLike[str],
-    *,
-    model: str | os.PathLike[str] | None = None,
-    trt_version: str | None = None,
-    platform: str | None = None,
-    progress: Progress | None = None,
-    redact: bool = False,
-    redact_names: bool = False,
-    kb_dirs: Sequence[str | os.PathLike[str]] = (),
-    engine: Engine | None = None,
-) -> Report:
-    """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded."""
-    eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_path(path), eng, trt_version, progress, os.fspath(path), platform)
-    return _post(report, model, trt_version, redact, redact_names)
-
-
-def diagnose_stream(  # noqa: PLR0913  # public API: keyword-only options (one options object: #15)
-    stream: IO[bytes],
-    *,
-    name: str = "<stdin>",
-    model: str | os.PathLike[str] | None = None,
-    trt_version: str | None = None,
-    platform: str | None = None,
-    progress: Progress | None = None,
-    redact: bool = False,
-    redact_names: bool = False,
-    kb_dirs: Sequence[str | os.PathLike[str]] = (),
-    engine: Engine | None = None,
-) -> Report:
-    """Diagnose a binary stream (stdin)."""
-    eng = engine or get_engine(kb_dirs)
-    report = _finish(ingest.open_stream(stream, name), eng, trt_version, progress,  # type: ignore[arg-type]
-                     platform=platform)
-    return _post(report, model, trt_version, redact, redact_names)
-
-
-def _post(report: Report, model: str | os.PathLike[str] | None, trt_version: str | None,
-          redact: bool, redact_names: bool) -> Report:
-    if model is not None:
-        from troubleshooter.lint.join import attach
-
-        report = attach(report, lint(model, trt_version=trt_version or report.environment.tensorrt_version))
-    if redact or redact_names:
-        from troubleshooter.render.redact import redact_report
-
-        report = redact_report(report, names=redact_names)
-    return report
 
 
 def lint(path: str | os.PathLike[str], *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:

@@ -133,7 +133,7 @@ def cmd_kb(argv: Sequence[str]) -> int:  # noqa: C901, PLR0911, PLR0912, PLR0915
         entry = kb.get(args.id)
         if entry is None:
             raise InputError(f"no KB entry {args.id!r}; see `trt-why kb list`")
-        from troubleshooter.core.ingest import open_path
+        from troubleshooter.scan.ingest import open_path
 
         opened = open_path(args.log)
         data = bytearray()

@@ -69,3 +69,48 @@ def test_crlf_and_carriage_returns() -> None:
 def test_long_line_is_capped() -> None:
     line = parse_line(1, "[E] " + "x" * 100_000)
     assert len(line.raw) <= 8192
+
+
+def test_prefix_rules_must_match_in_place() -> None:
+    """The prefix rules run as one alternation matched at a position: a rule that looks behind its
+    start, uses a back-reference or can match nothing is refused when the rules are combined."""
+    import re
+
+    from troubleshooter.core import logs
+
+    for bad in (r"^\[E\] ", r"\bERROR: ", r"(?<=x)\[W\] ", r"(?P<a>x)(?P=a)", r"\s*"):
+        rules = [(re.compile(bad), None, False)]
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(logs, "_RULES", rules)
+            with pytest.raises(ValueError, match="cannot be matched in place"):
+                logs._combined_rules()
+    for good in (r"\[(?P<lvl>[VIWEF!])\]\s*", r"[^\s\]]+:\d+\] "):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(logs, "_RULES", [(re.compile(good), None, False)])
+            logs._combined_rules()
+
+
+def test_every_error_line_holds_a_finder_marker() -> None:
+    """The failure vocabulary lives in two forms in logs.py: the regexes that make a line an error line
+    and the literals (ERROR_MARKERS, MARKER_PATTERNS) by which the finders pick candidate lines. A
+    wording added to the regexes without a marker would be parsed right and never looked at: every
+    error line of every sample log, real and written, holds a marker."""
+    import re
+    from pathlib import Path
+
+    from troubleshooter.core.logs import ERROR_MARKERS, MARKER_PATTERNS, decode_line, is_error_line
+
+    markers = [re.compile(m) for m in MARKER_PATTERNS]
+    root = Path(__file__).resolve().parents[2] / "sample_logs"
+    missing = []
+    checked = 0
+    for path in sorted(root.glob("**/*.log")):
+        for raw in path.read_bytes().splitlines():
+            line = parse_line(1, decode_line(raw))
+            if not is_error_line(line):
+                continue
+            checked += 1
+            if not any(m in line.raw for m in ERROR_MARKERS) and not any(p.search(line.raw) for p in markers):
+                missing.append((path.name, line.raw[:120]))
+    assert checked > 2000
+    assert not missing, missing[:10]

@@ -12,8 +12,6 @@ from types import ModuleType
 from typing import Any
 
 from troubleshooter.api import Engine, diagnose_path
-from troubleshooter.core.environment import all_literals
-from troubleshooter.core.matcher import ERROR_MARKERS, MARKER_PATTERNS
 from troubleshooter.kb.cache import load_kb_and_literals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,9 +43,8 @@ def report_json(path: Path | str, eng: Engine) -> str:
 
 def kb_needles() -> tuple[list[str], list[str], list[str]]:
     """The needles the real matcher gives its finder."""
-    eng = engine("python")
-    m = eng.matcher
-    return list(m.by_literal) + all_literals() + list(ERROR_MARKERS), list(m.caseless), list(MARKER_PATTERNS)
+    prefilter = engine("python").matcher.prefilter
+    return list(prefilter.literals), list(prefilter.caseless), list(prefilter.markers)
 
 
 @functools.cache

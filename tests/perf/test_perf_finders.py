@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from perf_helpers import HAVE_HYPERSCAN, brute_force_starts, generate_log, kb_needles, sample_logs
 
-from troubleshooter.core.finders import Needles, PythonFinder
+from troubleshooter.scan.finders import Needles, PythonFinder
 
 ALPHABET = "abcdeEFT[]() :/_-.0123456789\n\\xé"
 LITERALS = ["abc", "E0", "[E]", "Error", "(x", "é", "bcd", "cd", "a b", "--x", "\\x", "zz"]
@@ -23,7 +23,7 @@ def finders(literals, caseless, markers):  # type: ignore[no-untyped-def]
         "python-passes": PythonFinder(literals, caseless, markers, small_region=0),
     }
     if HAVE_HYPERSCAN:
-        from troubleshooter.core.hsfinder import HyperscanFinder
+        from troubleshooter.scan.hsfinder import HyperscanFinder
 
         out["hyperscan"] = HyperscanFinder(literals, caseless, markers)
     return out

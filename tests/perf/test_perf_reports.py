@@ -11,14 +11,13 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from perf_helpers import HAVE_HYPERSCAN, SAMPLES, engine, generate_log, report_json, sample_logs
 
 from troubleshooter import api
-from troubleshooter.core import ingest, scan
-from troubleshooter.core.logs import decode_line, parse_line
-from troubleshooter.core.matcher import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUE_CHARS, MAX_VALUES, MatchState, parse_parts
+from troubleshooter.core.logs import parse_line
+from troubleshooter.core.state import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUE_CHARS, MAX_VALUES, MatchState
+from troubleshooter.scan import ingest
+from troubleshooter.scan import stream as scan
 
 SAMPLES_LOG = SAMPLES / "yolov8-int8-orin-silu.log"
 needs_hyperscan = pytest.mark.skipif(not HAVE_HYPERSCAN, reason="hyperscan is not installed (the `fast` extra)")
@@ -29,7 +28,7 @@ def per_line_report(path: Path, eng: api.Engine, buffer_bytes: int = scan.BUFFER
     state = MatchState()
     opened = ingest.open_path(path)
     lines, nbytes, _content = scan.scan_stream(
-        opened, eng.matcher.finder, lambda no, raw, nxt: eng.matcher.feed(state, no, raw, nxt),
+        opened, eng.finders.for_size(None), lambda no, raw, nxt: eng.matcher.feed(state, no, raw, nxt),
         buffer_bytes=buffer_bytes)
     return _finish_from_state(opened, state, lines, nbytes, eng)
 
@@ -37,7 +36,7 @@ def per_line_report(path: Path, eng: api.Engine, buffer_bytes: int = scan.BUFFER
 def region_report(path: Path, eng: api.Engine, buffer_bytes: int) -> str:
     state = MatchState()
     opened = ingest.open_path(path)
-    lines, nbytes, _content = scan.scan_stream(opened, eng.matcher.finder, on_region=eng.matcher.region_sink(state),
+    lines, nbytes, _content = scan.scan_stream(opened, eng.finders.for_size(None), on_region=eng.matcher.region_sink(state),
                                               buffer_bytes=buffer_bytes)
     return _finish_from_state(opened, state, lines, nbytes, eng)
 
@@ -113,47 +112,13 @@ def test_lines_of_any_length(tmp_path: Path) -> None:
     log.write_bytes(b"first line\n" + head + b" " + b"x" * (3 * 1024 * 1024) + b"\nlast line\n" + head + b"\n")
     state = MatchState()
     eng = engine("python")
-    lines, _nbytes, _ = scan.scan_stream(ingest.open_path(log), eng.matcher.finder,
+    lines, _nbytes, _ = scan.scan_stream(ingest.open_path(log), eng.finders.for_size(None),
                                         on_region=eng.matcher.region_sink(state), buffer_bytes=1024 * 1024)
     assert lines == 4
     sh = state.hits["cuda-dealloc-async-unsupported"]
     lines_seen = sorted({e.line for h in sh.by_sig.values() for e in h.evidence})
     assert lines_seen == [2, 4]
     assert all(len(e.text) <= 8192 for h in sh.by_sig.values() for e in h.evidence)
-
-
-def test_fast_parse_agrees_with_parse_line_on_sample_logs() -> None:
-    from troubleshooter.core import fastparse
-
-    parse_parts("x")
-    assert fastparse._FAST is not None, "the one-call prefix parser is off: bring fastparse._fast_parse in step with logs.parse_line"
-    for path in sample_logs():
-        for raw in path.read_bytes().split(b"\n"):
-            text = decode_line(raw)
-            line = parse_line(0, text)
-            assert parse_parts(text) == (line.level, line.origin, line.text, line.raw), (path.name, text)
-
-
-def test_rules_matched_in_place_only_when_nothing_looks_behind() -> None:
-    """fast_parse matches the prefix rules at a position instead of on a slice; that is only the same
-    when a rule cannot look before where it starts."""
-    from troubleshooter.core.regexes import looks_behind
-
-    for pattern in (r"^a", r"(?<=x)a", r"(?<!x)a", r"\bx", r"x\B", r"(?:a|\bb)+", r"(?=\b)a", r"\Aa", r"(?m:^a)"):
-        assert looks_behind(pattern, 0), pattern
-    for pattern in (r"[^a]\s$", r"\[(?P<lvl>[VIWEF])\]\s*", r"a(?=\S)", r"(?:x|y)*\Z", r"-?\s*(?:[\w.]+ - )?"):
-        assert not looks_behind(pattern, 0), pattern
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(["[08/07/2024-12:27:04]", " ", "[E]", "[W]", "[TRT]", "[TRT]:", "ERROR:", "WARNING -",
-                                 "trt-1  |", "E0305 12:00:00.123456 1 x.cc:12]", "[TensorRT]", "Error Code 4:",
-                                 "Traceback (most recent call last):", "\x1b[31m", "\r", "\t", "x", "[6] Invalid Node",
-                                 "&&&& FAILED", "[!]", "ValueError: ", "2024-01-01 10:00:00"]), max_size=8))
-def test_fast_parse_agrees_with_parse_line(parts: list[str]) -> None:
-    text = "".join(parts)
-    line = parse_line(0, text)
-    assert parse_parts(text) == (line.level, line.origin, line.text, line.raw)
 
 
 def test_timestamps_never_change_how_a_line_reads() -> None:
@@ -176,7 +141,7 @@ def test_bounded_per_log_state(tmp_path: Path) -> None:
     log.write_text("\n".join(lines) + "\n")
     state = MatchState()
     eng = engine("python")
-    scan.scan_stream(ingest.open_path(log), eng.matcher.finder, on_region=eng.matcher.region_sink(state))
+    scan.scan_stream(ingest.open_path(log), eng.finders.for_size(None), on_region=eng.matcher.region_sink(state))
     sh = state.hits["int8-missing-scale"].by_sig["missing-scale"]
     assert sh.count == 5003 and sh.first_line == 1 and sh.last_line == 6003
     assert len(sh.evidence) == MAX_EVIDENCE
@@ -202,7 +167,7 @@ def test_memory_of_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, generated: 
 def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPatch, generated: Path,
                                                      tmp_path: Path) -> None:
     """A large file scanned in parts on several processes: the same report as one pass."""
-    from troubleshooter.core import parallel
+    from troubleshooter.scan import parallel
 
     # Every kind of line near every part boundary: wrapped lines, NUL bytes, environment facts.
     mixed = tmp_path / "mixed.log"
@@ -225,7 +190,8 @@ def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPa
             eng = engine("python")
             assert report_json(path, eng) == expected, (path.name, jobs)
             # ... and the parts really ran (no silent fall-back to one pass).
-            done = parallel.scan_file_parallel(str(path), engine("python").matcher, path.stat().st_size, int(jobs))
+            eng = engine("python")
+            done = parallel.scan_file_parallel(str(path), eng.matcher, eng.finders, path.stat().st_size, int(jobs))
             assert done is not None and done[1] == json.loads(expected)["source"]["lines"]
         monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 96 * 1024 * 1024)
 
@@ -243,7 +209,7 @@ def _part_states(eng: api.Engine, lines: list[bytes], cut: list[int]) -> list[tu
 
 def test_merged_parts_equal_one_state() -> None:
     """`merge_parts` over states built from consecutive slices of lines equals one state."""
-    from troubleshooter.core.parallel import merge_parts
+    from troubleshooter.scan.parallel import merge_parts
 
     eng = engine("python")
     lines = []
@@ -263,7 +229,7 @@ def test_merged_parts_equal_one_state() -> None:
 
 
 def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`_feed` skips the signature loop for a line below the level of every signature its literals
+    """`_analyse` skips the signature loop for a line below the level of every signature its literals
     lead to; with the shortcut turned off the loop gives the same line info and the same state."""
     eng = engine("python")
     m = eng.matcher
@@ -290,7 +256,10 @@ def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -
         nonlocal sig_lists
         sig_lists = 0
         state = MatchState()
-        infos = [m._feed(state, no, raw, ()) for no, raw in enumerate(lines, 1)]
+        infos = []
+        for no, raw in enumerate(lines, 1):
+            m.feed(state, no, raw)
+            infos.append(m._analyse(MatchState(), no, raw, ())[0])
         return infos, repr((state.hits, state.env, state.error_lines, state.error_lines_seen)), sig_lists
 
     fast = run()
@@ -305,7 +274,7 @@ def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -
 def test_numpy_newline_counting_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Line numbers counted with numpy (large inputs) are the ones `bytes.count` gives."""
     numpy = pytest.importorskip("numpy")
-    from troubleshooter.core import newlines
+    from troubleshooter.scan import newlines
 
     log = tmp_path / "all.log"
     log.write_bytes(b"".join(p.read_bytes() + b"\n\n" for p in sample_logs()))
@@ -324,7 +293,7 @@ def test_numpy_newline_counting_gives_the_same_report(monkeypatch: pytest.Monkey
     for size in (1 << 16, 1 << 20):
         state = MatchState()
         opened = ingest.open_path(log)
-        lines, nbytes, _ = scan.scan_stream(opened, eng.matcher.finder, on_region=eng.matcher.region_sink(state, numpy),
+        lines, nbytes, _ = scan.scan_stream(opened, eng.finders.for_size(None), on_region=eng.matcher.region_sink(state, lambda buf: newlines.newline_counter(buf, numpy)),
                                             buffer_bytes=size)
         assert _finish_from_state(opened, state, lines, nbytes, eng) == expected
     assert calls > 100
@@ -358,7 +327,7 @@ def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_pa
 def test_ordered_merge_in_any_arrival_order() -> None:
     """Chunk results merged as they arrive, in any order, give the in-order merge; the shared flag
     goes up once the merged chunks hold every error line a report keeps."""
-    from troubleshooter.core.parallel import OrderedMerge, merge_parts
+    from troubleshooter.scan.parallel import OrderedMerge, merge_parts
 
     eng = engine("python")
     lines = []
@@ -389,7 +358,7 @@ def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: 
                                                                    tmp_path: Path) -> None:
     """A chunk that does not open as plain UTF-8 (here every line starts with a byte-order mark) makes
     the parts give up, and the report is the single pass's."""
-    from troubleshooter.core import parallel
+    from troubleshooter.scan import parallel
 
     log = tmp_path / "bom.log"
     log.write_bytes(b"".join(b"\xef\xbb\xbf" + line + b"\n" for line in SAMPLES_LOG.read_bytes().splitlines()) * 3)
@@ -398,7 +367,8 @@ def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: 
     monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1024)
     monkeypatch.setattr(parallel, "PART_MIN_BYTES", 1024)
     monkeypatch.setenv("TRT_WHY_JOBS", "2")
-    assert parallel.scan_file_parallel(str(log), engine("python").matcher, log.stat().st_size, 2) is None
+    eng = engine("python")
+    assert parallel.scan_file_parallel(str(log), eng.matcher, eng.finders, log.stat().st_size, 2) is None
     assert report_json(log, engine("python")) == expected
 
 
@@ -406,7 +376,7 @@ def test_no_parts_while_other_threads_run(monkeypatch: pytest.MonkeyPatch) -> No
     """Forking beside other threads is not safe: a process that runs them scans in one pass."""
     import threading
 
-    from troubleshooter.core import parallel
+    from troubleshooter.scan import parallel
 
     monkeypatch.setenv("TRT_WHY_JOBS", "2")
     big = 4 * parallel.PARALLEL_MIN_BYTES

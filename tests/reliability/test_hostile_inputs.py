@@ -33,8 +33,8 @@ from rel_helpers import (
 )
 
 from troubleshooter import api
-from troubleshooter.core import ingest
 from troubleshooter.errors import InputError
+from troubleshooter.scan import ingest
 
 
 def _json(result) -> dict:  # type: ignore[no-untyped-def, type-arg]
@@ -374,8 +374,10 @@ def test_max_bytes_limit_stops_reading_and_says_so(tmp_path: Path, monkeypatch: 
 
 STARTUP_LIMITS = (
     "import json\n"
-    "from troubleshooter.core import ingest, matcher, regexes\n"
-    "print(json.dumps([ingest.MAX_INPUT_BYTES, ingest.MAX_GZIP_RATIO, regexes.MATCH_TIMEOUT, matcher.MATCH_TIMEOUT]))\n"
+    "from troubleshooter import api\n"
+    "from troubleshooter.scan import ingest\n"
+    "matcher = api.get_engine().matcher\n"
+    "print(json.dumps([ingest.MAX_INPUT_BYTES, ingest.MAX_GZIP_RATIO, api._MATCH_TIMEOUT, matcher.match_timeout]))\n"
 )
 
 

@@ -143,13 +143,11 @@ def test_runaway_signature_is_skipped_at_run_time_with_a_note() -> None:
 def test_slow_signature_in_an_extra_folder_is_skipped_via_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A quadratic regex that passes validation, under a tiny run-time budget (TRT_WHY_MATCH_TIMEOUT=0.002,
     read at start-up: test_limit_variables_are_read_at_start_up checks that part in a fresh interpreter)."""
-    from troubleshooter.core import matcher
-
     folder = tmp_path / "kb"
     write_entry(folder, entry_data("my-slow-entry", r"Selected Thing: (?P<thing>.+?)\s*$"))
     log = tmp_path / "build.log"
     log.write_text("[E] Selected Thing: a" + " " * 8000 + "x\n" + OOM_LOG)
-    monkeypatch.setattr(matcher, "MATCH_TIMEOUT", 0.002)
+    monkeypatch.setattr(api, "_MATCH_TIMEOUT", 0.002)
     result = run_cli("--kb", str(folder), "--format", "json", str(log))
     import json
 
@@ -161,11 +159,9 @@ def test_slow_signature_in_an_extra_folder_is_skipped_via_cli(tmp_path: Path, mo
 
 def test_signature_time_is_budgeted_per_log_not_only_per_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines each just under the per-line limit: past a total budget per log the signature is skipped."""
-    from troubleshooter.core import matcher
-
     slow = parse_entry(yaml.safe_dump(entry_data("my-slow-entry", r"Selected Thing: (?P<thing>.+?)\s*$")), "x.yaml")
     engine = _engine_with(slow)
-    monkeypatch.setattr(matcher, "SIGNATURE_BUDGET", 0.0)  # any time at all exhausts it
+    engine.matcher.signature_budget = 0.0  # any time at all exhausts it
     pad = " " * 2000
     text = "".join(f"[E] Selected Thing: {pad}x{i}\n" for i in range(5))  # distinct lines: no memo
     report = api.diagnose(text, engine=engine)

@@ -11,7 +11,7 @@ import shlex
 from collections.abc import Collection
 from typing import Any
 
-from troubleshooter.core.matcher import EntryHits
+from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Command, Environment, Fix, FixStep

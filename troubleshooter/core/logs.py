@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from troubleshooter.models import Level, LogLine
 
@@ -122,6 +123,30 @@ _UNTAGGED_FAILURE = re.compile(
 harmlessly: "[W] Could not read timing cache", "[V] Tactic ... failed")."""
 
 
+ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "Exception", "Assertion",
+                 "FAILED", "terminate called", "INTERNAL_ERROR", "failed", "Failed",
+                 # crashes and loader errors (`_PAYLOAD_ERROR`), failure words on untagged lines
+                 "Segmentation fault", "core dumped", "Aborted", "Bus error", "Illegal instruction",
+                 "Floating point exception", "signal", "Fatal Python", "SIGSEGV", "SIGABRT",
+                 "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
+                 "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
+                 "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
+                 "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c",
+                 "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
+                 "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
+                 "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
+                 "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
+                 "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
+                 "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
+                 "Invalid Node")
+"""Literals of which every error line (`is_error_line` after `payload_level`) holds one:
+lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
+them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""
+MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
+                   r"\d: [EF] [^\s\]]+:\d+\]",  # TensorFlow's E and F lines
+                   r"^#\d+\s+0x[0-9a-f]{6}")  # frames of a native stack trace (gdb's bt)
+
+
 def strip_ansi(text: str) -> str:
     """Remove ANSI colour and cursor codes, terminal escape strings and other control characters (tabs stay)."""
     if text.isprintable() or _CONTROL.search(text) is None:  # printable: no control character at all
@@ -131,44 +156,110 @@ def strip_ansi(text: str) -> str:
 
 def parse_line(no: int, raw: str) -> LogLine:
     """Recognise wrappers and the severity of one line (without its line ending)."""
-    if len(raw) > MAX_LINE_CHARS:
-        raw = raw[:MAX_LINE_CHARS]
-    raw = raw.rstrip("\r\n")
-    if "\r" in raw:  # progress bars and stray carriage returns: keep what was last drawn
-        parts = [p for p in raw.split("\r") if p.strip()]
-        raw = parts[-1] if parts else ""
-    raw = strip_ansi(raw)
-    rest = raw.lstrip("\ufeff ")
-    level: Level | None = None
-    origin: str | None = None
-    for _ in range(8):
-        for rule, rule_origin, overrides in _RULES:
-            m = rule.match(rest)
-            if m is None or m.end() == 0:
-                continue
-            lvl = m.groupdict().get("lvl")
-            if lvl:
-                new = _LEVEL_WORDS.get(lvl.upper())
-                if new is not None and (level is None or overrides):
-                    level = new
+    level, origin, text, raw = parse_parts(raw)
+    return LogLine(no=no, level=level, origin=origin, text=text, raw=raw)
+
+
+def _combined_rules() -> tuple[re.Pattern[str], dict[str, tuple[str | None, str | None, bool]]]:
+    """`_RULES` as one alternation, matched in place once per step instead of rule by rule.
+
+    An alternation returns its first alternative that matches: the first rule, in order. Matching in
+    place (at a position, not on a slice) is the same only for rules that never look behind their
+    start, and the loop stops at an empty match: so a rule must consume at least one character and
+    may not use back-references, `^`, `\\b`, `\\A` or look-behinds (checked here, at import).
+    """
+    parts: list[str] = []
+    meta: dict[str, tuple[str | None, str | None, bool]] = {}
+    flags = {rule.flags for rule, _o, _v in _RULES}
+    if len(flags) != 1:
+        raise ValueError("logs._RULES: every rule needs the same flags")
+    for i, (rule, origin, overrides) in enumerate(_RULES):
+        src = rule.pattern
+        outside_classes = re.sub(r"\[[^\]]*\]", "", src.replace("\\\\", "").replace("\\[", "").replace("\\]", ""))
+        if re.search(r"\\\d|\(\?P=|\(\?<[=!]|\\[bBA]|\^", outside_classes) or rule.match("") is not None:
+            raise ValueError(f"logs._RULES[{i}] cannot be matched in place: {src!r}")
+        names = re.findall(r"\(\?P<(\w+)>", src)
+        parts.append(f"(?P<r{i}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\g<1>_{i}>", src) + ")")
+        meta[f"r{i}"] = (f"lvl_{i}" if "lvl" in names else None, origin, overrides)
+    return re.compile("|".join(parts), flags.pop()), meta
+
+
+def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
+    """The body of `parse_parts`, with everything it uses bound once."""
+    combined, by_name = _combined_rules()
+    match = combined.match
+    max_chars = MAX_LINE_CHARS
+    words = _LEVEL_WORDS
+    bare = _BARE_LEVEL.match
+    traceback_, terminate, exception = _TRACEBACK.match, _TERMINATE.match, _EXCEPTION.match
+    payload = _PAYLOAD_ERROR.search
+    error, warning, info = Level.ERROR, Level.WARNING, Level.INFO
+    payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
+    derived = False
+
+    def parse(raw: str) -> tuple[Level | None, str | None, str, str]:  # noqa: C901, PLR0912  # kept in one frame on purpose (measured)
+        nonlocal payload_literals, derived
+        if len(raw) > max_chars:
+            raw = raw[:max_chars]
+        raw = raw.rstrip("\r\n")
+        if "\r" in raw:  # progress bars and stray carriage returns: keep what was last drawn
+            parts = [p for p in raw.split("\r") if p.strip()]
+            raw = parts[-1] if parts else ""
+        raw = strip_ansi(raw)
+        rest = raw.lstrip("\ufeff ")
+        level = None
+        origin = None
+        pos = 0
+        for _ in range(8):
+            m = match(rest, pos)
+            if m is None or m.end() == pos:
+                break
+            lvl_group, rule_origin, overrides = by_name[m.lastgroup]  # type: ignore[index]
+            if lvl_group is not None:
+                lvl = m.group(lvl_group)
+                if lvl:
+                    new = words.get(lvl.upper())
+                    if new is not None and (level is None or overrides):
+                        level = new
             if rule_origin and (origin is None or origin in ("trt", "docker")):
                 origin = rule_origin
-            rest = rest[m.end():]
-            break
-        else:
-            break
-    if level is None:
-        m = _BARE_LEVEL.match(rest)
-        if m:
-            level = _LEVEL_WORDS[m.group("lvl").upper()]
-            rest = rest[m.end():]
-        elif _TRACEBACK.match(rest) or _TERMINATE.match(rest) or _EXCEPTION.match(rest):
-            level = Level.ERROR
-            origin = origin or "traceback"
-    if origin == "trt":
-        origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
-    text = rest.strip()
-    return LogLine(no=no, level=payload_level(level, text), origin=origin, text=text, raw=raw)
+            pos = m.end()
+        if pos:
+            rest = rest[pos:]
+        if level is None:
+            m = bare(rest)
+            if m:
+                level = words[m.group("lvl").upper()]
+                rest = rest[m.end():]
+            elif traceback_(rest) or terminate(rest) or exception(rest):
+                level = error
+                origin = origin or "traceback"
+        if origin == "trt":
+            origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
+        text = rest.strip()
+        if level is None or level is info:
+            level = payload_level(level, text)
+        elif level is warning:
+            if not derived:
+                from troubleshooter.core.regexes import derive_literals
+
+                payload_literals, derived = derive_literals(_PAYLOAD_ERROR.pattern), True
+            if payload_literals is None:
+                if payload(text):
+                    level = error
+            else:
+                for lit in payload_literals:
+                    if lit in text:
+                        if payload(text):
+                            level = error
+                        break
+        return level, origin, text, raw
+
+    return parse
+
+
+parse_parts: Callable[[str], tuple[Level | None, str | None, str, str]] = _make_parser()
+"""`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
 
 
 @functools.lru_cache(maxsize=4096)  # the same untagged lines come back in every run of a multi-run log

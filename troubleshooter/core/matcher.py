@@ -14,62 +14,53 @@ line-by-line pass gives (`feed`); tests hold the two to that.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import threading
-from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from time import thread_time
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-from troubleshooter.core.environment import EnvCollector, all_literals
-from troubleshooter.core.fastparse import fast_parse, parse_parts
-from troubleshooter.core.finders import Finder, finder_choice, make_finder
-from troubleshooter.core.logs import decode_line, is_error_line, level_ok
-from troubleshooter.core.newlines import newline_counter
+from troubleshooter.core.bytefreq import BYTE_FREQ
+from troubleshooter.core.environment import all_literals
+from troubleshooter.core.logs import (
+    ERROR_MARKERS,
+    MARKER_PATTERNS,
+    decode_line,
+    is_error_line,
+    level_ok,
+    parse_line,
+    parse_parts,
+)
 from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for, required_runs, tolerant
-from troubleshooter.core.scan import MAX_LINE_BYTES, following_lines
-from troubleshooter.envvars import env_seconds
+from troubleshooter.core.state import (
+    MAX_ERROR_LINE_CHARS,
+    MAX_EVIDENCE,
+    MAX_VALUE_CHARS,
+    MAX_VALUES,
+    EntryHits,
+    MatchState,
+    SignatureHits,
+)
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
 
-SIGNATURE_BUDGET = env_seconds("TRT_WHY_SIGNATURE_BUDGET", 2.0)
+SIGNATURE_BUDGET = 2.0
 """CPU seconds one signature's regex may spend in total on one log before it is skipped (with a note).
 CPU time of the scanning thread, not wall time: with many threads diagnosing at once (a bot), the
-time a thread waits for the GIL must not make a signature look slow."""
+time a thread waits for the GIL must not make a signature look slow. (TRT_WHY_SIGNATURE_BUDGET, read by the
+API, sets a matcher's `signature_budget`.)"""
 
-MAX_EVIDENCE = 25
-MAX_VALUES = 60
-MAX_VALUE_CHARS = 512
-"""A captured value longer than this is cut (a node name or a size is far shorter; a runaway capture
-on a long line would otherwise hold up to MAX_VALUES long strings per signature)."""
-MAX_ERROR_LINES = 400
-MAX_ERROR_LINE_CHARS = 2048
-"""Kept error lines (for the unexplained list) are cut to this many characters."""
+MAX_LINE_BYTES = 16 * 1024
+"""Only this much of a line is matched (the line keeps its number)."""
+CONTEXT_LINES = 4
+"""Lines after a candidate that it may need (a line wrapped by a terminal continues on them)."""
+
 MEMO_LINES = 16_384
 """Distinct candidate lines remembered per matcher and generation (see `_Memo`)."""
 MEMO_BYTES = 4 * 1024 * 1024
 """... and at most about this many bytes of them per generation."""
-
-ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "Exception", "Assertion",
-                 "FAILED", "terminate called", "INTERNAL_ERROR", "failed", "Failed",
-                 # crashes and loader errors (`logs._PAYLOAD_ERROR`), failure words on untagged lines
-                 "Segmentation fault", "core dumped", "Aborted", "Bus error", "Illegal instruction",
-                 "Floating point exception", "signal", "Fatal Python", "SIGSEGV", "SIGABRT",
-                 "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
-                 "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
-                 "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
-                 "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c",
-                 "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
-                 "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
-                 "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
-                 "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
-                 "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
-                 "Unhandled exception", "Exception Type", "execution stopped")
-"""Literals of which every error line (`logs.is_error_line` after `logs.payload_level`) holds one:
-lines with none of them (and no KB or environment literal) are never looked at."""
-MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
-                   r"^#\d+\s+0x[0-9a-f]{6}")  # frames of a native stack trace (gdb's bt)
 
 ENV_GATE_EXTRA = ("usr/", "opt/", "home/", "workspace/")
 """With the environment's own literals: a line holding none of these cannot change the environment
@@ -77,40 +68,6 @@ ENV_GATE_EXTRA = ("usr/", "opt/", "home/", "workspace/")
 
 _TIMESTAMP = re.compile(rb"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
 """trtexec's ``[08/07/2024-12:27:04]``: 21 bytes that never change how the rest of a line reads."""
-
-
-@dataclass
-class SignatureHits:
-    count: int = 0
-    first_line: int = 0
-    last_line: int = 0
-    evidence: list[Evidence] = field(default_factory=list)
-    captures: dict[str, str] = field(default_factory=dict)
-    values: dict[str, list[str]] = field(default_factory=dict)
-
-
-@dataclass
-class EntryHits:
-    """Everything one entry's signatures found in one log."""
-
-    by_sig: dict[str, SignatureHits] = field(default_factory=dict)
-
-
-@dataclass
-class MatchState:
-    """Per-log results of the streaming pass."""
-
-    hits: dict[str, EntryHits] = field(default_factory=dict)
-    env: EnvCollector = field(default_factory=EnvCollector)
-    error_lines: list[tuple[LogLine, frozenset[str]]] = field(default_factory=list)
-    """Error lines with the ids of the entries whose signatures matched them."""
-    error_lines_seen: int = 0
-    error_line_cap: int = MAX_ERROR_LINES
-    """Error lines kept (a part of a file whose earlier parts already hold MAX_ERROR_LINES keeps none)."""
-    notes: list[str] = field(default_factory=list)
-    slow_signatures: set[str] = field(default_factory=set)
-    signature_time: dict[str, float] = field(default_factory=dict)
-    """CPU seconds each signature's regex spent on this log (bounded by SIGNATURE_BUDGET)."""
 
 
 class LazySignature:
@@ -149,10 +106,8 @@ class LiteralIndex:
     """
 
     def __init__(self, literals: Iterable[str]) -> None:
-        from troubleshooter.core.finders import _BYTE_FREQ
-
         def rarity(ch: str) -> int:
-            return _BYTE_FREQ[ord(ch)] if ord(ch) < 256 else 0
+            return BYTE_FREQ[ord(ch)] if ord(ch) < 256 else 0
 
         buckets: dict[str, list[str]] = {}
         self.empty = False
@@ -234,14 +189,40 @@ class _Line:
         self.no, self.level, self.origin, self.text, self.raw = no, level, origin, text, raw
 
 
-class Matcher:
-    """Signatures of a KB, indexed by prefilter literal (regexes compiled on first use)."""
+class LiteralSet(Protocol):
+    """Which of a fixed set of literals occur in a string (`LiteralIndex`, or a faster equivalent)."""
 
-    def __init__(self, entries: Sequence[Entry], prefer: str | None = None,
-                 literals: dict[str, list[str]] | None = None) -> None:
+    def find(self, text: str) -> list[str]: ...
+
+
+class Prefilter(NamedTuple):
+    """What a line must hold to be worth matching: what the reading layer's finders look for."""
+
+    literals: tuple[str, ...]
+    """Signature, environment and error-marker literals (case-sensitive)."""
+    caseless: tuple[str, ...]
+    """Literals of caseless signatures."""
+    markers: tuple[str, ...]
+    """Regex patterns (MULTILINE) of lines that hold no literal but may be error lines."""
+
+
+class Matcher:
+    """Signatures of a KB, indexed by prefilter literal (regexes compiled on first use).
+
+    Takes candidate lines (bytes, with their numbers) and fills a `MatchState`; which lines are
+    candidates is the reading layer's business (`prefilter` says what to look for). It reads no
+    file and no setting of its own: the timeouts are given, and so is a faster literal index
+    (`index_factory`, used after many new lines; it must give the same answers as `LiteralIndex`).
+    """
+
+    def __init__(self, entries: Sequence[Entry], literals: dict[str, list[str]] | None = None, *,
+                 index_factory: Callable[[Sequence[str]], LiteralSet] | None = None,
+                 match_timeout: float = MATCH_TIMEOUT, signature_budget: float = SIGNATURE_BUDGET) -> None:
         """`literals` (signature key -> prefilter literals) skips deriving them (the KB cache has them)."""
         self.entries = {e.id: e for e in entries}
-        self.prefer = prefer
+        self.match_timeout = match_timeout
+        self.signature_budget = signature_budget
+        self._index_factory = index_factory
         self.signatures: list[LazySignature] = []
         by_literal: dict[str, list[LazySignature]] = {}
         caseless: dict[str, list[LazySignature]] = {}
@@ -267,47 +248,16 @@ class Matcher:
         self._gate_literals = frozenset([*env_lits, *ENV_GATE_EXTRA])
         # One index answers both questions about a line: which signature literals, and whether
         # an environment literal, it holds.
-        self._index: Any = LiteralIndex([*by_literal, *self._gate_literals])
+        self._index: LiteralSet = LiteralIndex([*by_literal, *self._gate_literals])
         self._sig_lists: dict[tuple[tuple[str, ...], tuple[str, ...]], list[LazySignature]] = {}
         self._misses = 0
-        self._finder_args = (list(by_literal) + env_lits + list(ERROR_MARKERS), list(caseless), list(MARKER_PATTERNS))
-        self._finders: dict[str, Finder] = {}
-        self._inputs = 0
+        self.prefilter = Prefilter((*by_literal, *env_lits, *ERROR_MARKERS), tuple(caseless), MARKER_PATTERNS)
         self._memo_ts = _Memo()  # lines that start with a trtexec timestamp, keyed without it
         self._memo = _Memo()
         # The timestamp can be set aside only if no literal could reach into it.
         self._canonical = not any(re.search(r"\d\]", lit) or set(lit) <= set("[]0123456789/-: ")
-                                  for lit in (*self._finder_args[0], *ENV_GATE_EXTRA))
+                                  for lit in (*self.prefilter.literals, *ENV_GATE_EXTRA))
         self._lock = threading.Lock()
-
-    # -- finders ------------------------------------------------------------------------------------
-    @property
-    def finder(self) -> Finder:
-        """The preferred finder (TRT_WHY_MATCHER / `prefer`), built on first use."""
-        return self.finder_for(None)
-
-    def finder_for(self, size_hint: int | None) -> Finder:
-        """The finder for an input of about this many bytes (None: unknown or large).
-
-        With `auto`, small inputs get the pure finder: it has nothing to build, and every finder gives
-        the same line starts.
-        """
-        from troubleshooter.core.finders import HYPERSCAN_MIN_BYTES, PythonFinder
-
-        choice = finder_choice(self.prefer)
-        self._inputs += 1
-        if choice == "auto" and size_hint is not None and size_hint < HYPERSCAN_MIN_BYTES and self._inputs <= 16:
-            choice = "python"  # after many inputs (fleet mode) building the fast finder pays
-        finder = self._finders.get(choice)
-        if finder is None:
-            with self._lock:
-                finder = self._finders.get(choice)
-                if finder is None:
-                    lits, cless, markers = self._finder_args
-                    finder = PythonFinder(lits, cless, markers) if choice == "python" else make_finder(
-                        lits, cless, markers, choice)
-                    self._finders[choice] = finder
-        return finder
 
     # -- per line -----------------------------------------------------------------------------------
     def _sig_list(self, literals: Iterable[str], text: str) -> list[LazySignature]:
@@ -340,32 +290,51 @@ class Matcher:
         return {m.lower() for m in self._caseless_re.findall(text, overlapped=True)}
 
     def feed(self, state: MatchState, no: int, raw_bytes: bytes, following: Sequence[bytes] = ()) -> None:
-        """Process one candidate line (with up to two following lines, for wrapped lines)."""
-        self._feed(state, no, raw_bytes, following)
+        """Process one candidate line (with the lines after it, for wrapped lines)."""
+        info, line_of, _remember = self._analyse(state, no, raw_bytes, following)
+        if not (info.empty or info.idle):
+            _apply(state, info, no, line_of)
 
-    def _upgrade_indexes(self) -> None:
-        """After many new lines, look literals up with Hyperscan when it is there (same answers)."""
-        if finder_choice(self.prefer) == "python":
+    def upgrade_index(self) -> None:
+        """Look literals up with the faster index (`index_factory`), if there is one: the same answers.
+        Done after many new lines, or before forking (so that every process has it)."""
+        factory, self._index_factory = self._index_factory, None
+        if factory is None:
             return
+        with contextlib.suppress(Exception):  # a faster index that cannot be built: the pure one stays
+            self._index = factory([*self.by_literal, *self._gate_literals])
+
+    @contextlib.contextmanager
+    def shared_by(self, processes: int) -> Iterator[None]:
+        """While this matcher is forked into `processes` processes: each remembers its share of lines
+        (memory is per process), and the faster literal index is built once, before forking."""
+        self.upgrade_index()
+        memos = (self._memo_ts, self._memo)
+        for memo in memos:
+            memo.limit = max(1024, MEMO_LINES // processes)
+            memo.byte_limit = max(256 * 1024, MEMO_BYTES // processes)
         try:
-            from troubleshooter.core.hsfinder import HyperscanLiteralSet
+            yield
+        finally:
+            for memo in memos:
+                memo.limit = memo.byte_limit = None
 
-            self._index = HyperscanLiteralSet([*self.by_literal, *self._gate_literals])
-        except Exception:
-            return
+    def _analyse(self, state: MatchState, no: int, raw_bytes: bytes,  # one candidate line, start to end
+                 following: Sequence[bytes] | Callable[[], Sequence[bytes]]
+                 ) -> tuple[_LineInfo, Callable[[], LogLine], bool]:
+        """What one line yields (`_apply` records it), the line as it is recorded, and whether what it
+        yields can be remembered for the next time the same bytes come (`feed_region`).
 
-    def _feed(self, state: MatchState, no: int, raw_bytes: bytes,  # noqa: C901, PLR0912  # one candidate line, start to end: the per-line slow path
-              following: Sequence[bytes] | Callable[[], Sequence[bytes]]) -> _LineInfo | None:
-        """`feed`, returning what the line yields when that can be remembered.
-
-        `following` may be a function giving the following lines (only wrapped lines need them).
+        Feeds the environment (which depends on the line's number and neighbours) and the signature
+        timing of this log as it goes. `following` may be a function giving the following lines (only
+        wrapped lines need them).
         """
         self._misses += 1
         if self._misses == 512:
-            self._upgrade_indexes()
+            self.upgrade_index()
         level, origin, text, raw = parse_parts(decode_line(raw_bytes))
         if not text:
-            return _EMPTY
+            return _EMPTY, _NO_LINE, True
         line = _Line(no, level, origin, text, raw)
         unbalanced = text.count("(") > text.count(")")
         joined = None
@@ -392,11 +361,8 @@ class Matcher:
             floor = self._floor
             if rank < _ERROR_RANK and all(floor[lit] > rank for lit in literals) and (
                     rank < self._cfloor_min or all(self._cfloor.get(lit, -1) > rank for lit in self._caseless_in(text))):
-                idle = _IDLE.get(origin)
-                if idle is None:
-                    idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
-                return idle
-        matches, timed_out, tried = self._run_signatures(state, no, level, raw, text, literals)
+                return _idle(origin), _NO_LINE, True
+        matches, timed_out, tried = self._run_signatures(state, no, level, text, literals)
         # A long line holding a signature's literal that matched nothing: perhaps a terminal or an editor
         # wrapped it. Try it joined with its continuation (with and without a space).
         # Verbose and info lines are never retried: a wrapped failure is an error or a warning line, and
@@ -408,32 +374,21 @@ class Matcher:
             done = {cs.key for cs, _ in matches}
             for cont in _continuations(line, following() if callable(following) else following):
                 joined_lits = [lit for lit in self._index.find(cont) if lit in by_literal]
-                more, slow, _ = self._run_signatures(state, no, level, raw, cont, joined_lits, done)
+                more, slow, _ = self._run_signatures(state, no, level, cont, joined_lits, done)
                 timed_out = timed_out or slow
                 if more:
                     matches += more
                     break
-        matched = {cs.entry_id for cs, _ in matches}
         error = is_error_line(line)  # type: ignore[arg-type]
-        if error:
-            state.error_lines_seen += 1
-            if len(state.error_lines) < state.error_line_cap:
-                state.error_lines.append((_kept_error_line(LogLine(no=no, level=level, origin=origin, text=text, raw=raw)),
-                                          frozenset(matched)))
-        if timed_out:
-            return None
         neighbours = gated or unbalanced or wrapped  # what the line yields depends on other lines
         if not matches and not error and not neighbours:
-            idle = _IDLE.get(origin)
-            if idle is None:
-                idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
-            return idle
-        return _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
+            return _idle(origin), _NO_LINE, not timed_out
+        info = _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
+        return info, functools.partial(LogLine, no=no, level=level, origin=origin, text=text, raw=raw), not timed_out
 
-    def _run_signatures(self, state: MatchState, no: int, level: Level | None, raw: str, text: str,
+    def _run_signatures(self, state: MatchState, no: int, level: Level | None, text: str,
                         literals: list[str], skip: Collection[str] = ()) -> tuple[list[_Match], bool, bool]:
-        """Run the signatures these literals lead to on one line's text (but those in `skip`); record
-        what matches.
+        """Run the signatures these literals lead to on one line's text (but those in `skip`).
 
         Returns the matches, whether a signature was skipped as slow (the line's result then depends
         on this log's history and is not remembered), and whether any signature accepted the line's level."""
@@ -451,49 +406,49 @@ class Matcher:
                 continue  # the regex cannot match: no need to run it
             started = thread_time()  # CPU time: waiting for the GIL behind other threads is not the regex's
             try:
-                m = _search(cs.pattern, text, started)
+                m = _search(cs.pattern, text, started, self.match_timeout)
             except TimeoutError:
                 state.slow_signatures.add(cs.key)
                 state.notes.append(
-                    f"signature {cs.key} took over {MATCH_TIMEOUT:.2f} s on line {no} and was skipped for the rest of this log"
+                    f"signature {cs.key} took over {self.match_timeout:.2f} s on line {no} and was skipped "
+                    "for the rest of this log"
                 )
                 timed_out = True
                 continue
             spent = state.signature_time.get(cs.key, 0.0) + thread_time() - started
             state.signature_time[cs.key] = spent
-            if spent > SIGNATURE_BUDGET:
+            if spent > self.signature_budget:
                 # Many lines each just under the per-line limit: the total per log is bounded too.
                 state.slow_signatures.add(cs.key)
                 state.notes.append(
-                    f"signature {cs.key} spent over {SIGNATURE_BUDGET:.1f} s in total on this log (line {no}) "
+                    f"signature {cs.key} spent over {self.signature_budget:.1f} s in total on this log (line {no}) "
                     "and was skipped for the rest of it"
                 )
             if m is None:
                 continue
             groups = {k: v.strip()[:MAX_VALUE_CHARS] for k, v in m.groupdict().items() if v is not None}
             matches.append((cs, groups))
-            _record(state, cs, no, raw, groups)
         return matches, timed_out, tried
 
-    def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,  # noqa: C901, PLR0912, PLR0915  # the per-line fast path, one frame on purpose (measured)
-                    line_base: int, context_end: int | None = None, numpy: Any = None) -> int:
+    def feed_region(self, state: MatchState, buf: bytearray | bytes, starts: Sequence[int], end: int,
+                    line_base: int, context_end: int | None = None, counter: NewlineCounter | None = None) -> int:
         """Process the candidate lines of buf[:end] (whole lines), `line_base` lines before it; the
         lines up to `context_end` follow them (context for wrapped lines only).
 
-        The same as `feed` on each line with the two lines after it, faster on repeated lines.
-        Returns the number of newlines in buf[:end]. With `numpy` (the module), long stretches are
-        counted with it (`newlines.newline_counter`): the same numbers, faster.
+        The same as `feed` on each line with the lines after it, faster on repeated lines: what a line
+        yielded is remembered by its bytes and applied again without parsing or matching it. Returns
+        the number of newlines in buf[:end]. `counter` makes the function that counts newlines in a
+        buffer (`buf.count` if None; the reading layer may give a faster one with the same answers).
         """
         ctx = end if context_end is None else context_end
         count = line_base
         prev = 0
-        bcount = buf.count if numpy is None else newline_counter(buf, numpy)
+        bcount = buf.count if counter is None else counter(buf)
         bfind = buf.find
         memo_ts = self._memo_ts
         memo = self._memo
         ts_match = _TIMESTAMP.match if self._canonical else None
-        env = state.env
-        note_origin = env.note_origin
+        note_origin = state.env.note_origin
         last_origin: Any = _NOTHING
         slow = state.slow_signatures
         hits_of: dict[LazySignature, SignatureHits] = {}  # this state's hits, looked up once per region
@@ -515,15 +470,17 @@ class Matcher:
             if info is None or not info.plain:
                 count += bcount(b"\n", prev, s)
                 prev = s
-                raw = bytes(buf[s:cut])
-                info = self._feed(state, count + 1, raw, functools.partial(following_lines, buf, e + 1, ctx))
+                info, line_of, remember = self._analyse(state, count + 1, bytes(buf[s:cut]),
+                                                        functools.partial(following_lines, buf, e + 1, ctx))
                 last_origin = _NOTHING
-                if info is not None:
+                if remember:
                     table.put(key, info)
+                if not (info.empty or info.idle):
+                    _apply(state, info, count + 1, line_of, (), hits_of)
                 continue
             if info.empty:
                 continue
-            # The fast path: what `_feed` does for a plain line, from what the line yielded before.
+            # A line seen before that depends on nothing around it: what it yielded, applied again.
             if info.origin is not last_origin:  # noting the same origin again changes nothing
                 note_origin(info.origin)
                 last_origin = info.origin
@@ -531,30 +488,74 @@ class Matcher:
                 continue
             count += bcount(b"\n", prev, s)
             prev = s
-            no = count + 1
-            line: LogLine | None = None
-            for cs, groups in info.matches:
-                if slow and cs.key in slow:
-                    continue
-                sh = hits_of.get(cs)
-                if sh is None:
-                    sh = hits_of[cs] = _hits_for(state, cs)
-                if len(sh.evidence) < MAX_EVIDENCE:  # the line's text is needed only as evidence
-                    line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
-                _record(state, cs, no, line.raw if line is not None else "", groups, sh)
-            if info.is_error:
-                state.error_lines_seen += 1
-                if len(state.error_lines) < state.error_line_cap:
-                    line = line or fast_parse(no, decode_line(bytes(buf[s:cut])))
-                    matched = frozenset(cs.entry_id for cs, _ in info.matches if cs.key not in slow)
-                    state.error_lines.append((_kept_error_line(line), matched))
+            _apply(state, info, count + 1, functools.partial(_line_at, buf, s, cut, count + 1), slow, hits_of)
         return count - line_base + bcount(b"\n", prev, end)
 
-    def region_sink(self, state: MatchState, numpy: Any = None) -> Callable[[bytearray, list[int], int, int, int], int]:
-        """A `scan_stream` region callback feeding this state (`numpy`: see `feed_region`)."""
-        return lambda buf, starts, end, line_base, ctx: self.feed_region(state, buf, starts, end, line_base, ctx, numpy)
+    def region_sink(self, state: MatchState, counter: NewlineCounter | None = None
+                    ) -> Callable[[bytearray, list[int], int, int, int], int]:
+        """A region callback (the reading layer's `scan_stream`) feeding this state (`counter`: see `feed_region`)."""
+        return lambda buf, starts, end, line_base, ctx: self.feed_region(state, buf, starts, end, line_base, ctx, counter)
 
 
+NewlineCounter = Callable[[Any], Callable[[bytes, int, int], int]]
+"""Given a buffer, a function counting a byte (always b"\\n") between two offsets, as `bytes.count` does."""
+
+
+def _apply(state: MatchState, info: _LineInfo, no: int, line_of: Callable[[], LogLine],
+           skip: Collection[str] = (), hits_of: dict[LazySignature, SignatureHits] | None = None) -> None:
+    """Record what a line yields in a log's state: its matches as evidence and captures (but those of
+    the signatures in `skip`, skipped as slow in this log), and the line itself if it is an error
+    line. The one place both the first and the remembered look at a line are recorded."""
+    line: LogLine | None = None
+    for cs, groups in info.matches:
+        if skip and cs.key in skip:
+            continue
+        sh = hits_of.get(cs) if hits_of is not None else None
+        if sh is None:
+            sh = _hits_for(state, cs)
+            if hits_of is not None:
+                hits_of[cs] = sh
+        if line is None and len(sh.evidence) < MAX_EVIDENCE:  # the line's text is needed only as evidence
+            line = line_of()
+        _record(state, cs, no, line.raw if line is not None else "", groups, sh)
+    if info.is_error:
+        state.error_lines_seen += 1
+        if len(state.error_lines) < state.error_line_cap:
+            matched = frozenset(cs.entry_id for cs, _ in info.matches if not (skip and cs.key in skip))
+            state.error_lines.append((_kept_error_line(line or line_of()), matched))
+
+
+def _line_at(buf: bytearray | bytes, start: int, stop: int, no: int) -> LogLine:
+    return parse_line(no, decode_line(bytes(buf[start:stop])))
+
+
+def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT_LINES) -> list[bytes]:
+    """Up to n lines starting at pos (each capped at MAX_LINE_BYTES), for wrapped-line joining."""
+    out: list[bytes] = []
+    for _ in range(n):
+        if pos >= end:
+            break
+        e2 = buf.find(b"\n", pos, end)
+        if e2 < 0:
+            e2 = end
+        out.append(bytes(buf[pos:min(e2, pos + MAX_LINE_BYTES)]))
+        pos = e2 + 1
+    return out
+
+
+def _idle(origin: str | None) -> _LineInfo:
+    """The one shared info per origin for the (many) lines that yield nothing else."""
+    idle = _IDLE.get(origin)
+    if idle is None:
+        idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
+    return idle
+
+
+def _no_line() -> LogLine:
+    raise AssertionError("an empty or idle line is never recorded")
+
+
+_NO_LINE = _no_line
 _EMPTY = _LineInfo(True, True, None, (), False)
 _ERROR_RANK = Level.ERROR.rank
 _WARNING_RANK = Level.WARNING.rank
@@ -563,19 +564,19 @@ _LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.r
 _NOTHING = object()
 
 
-def _search(pattern: Any, text: str, started: float) -> Any:
-    """`pattern.search` within MATCH_TIMEOUT of this thread's CPU time.
+def _search(pattern: Any, text: str, started: float, timeout: float) -> Any:
+    """`pattern.search` within `timeout` seconds of this thread's CPU time.
 
     The regex engine's own timeout counts wall-clock time, which a loaded machine stretches (other
     processes, other threads): a search that timed out having used little CPU is given one more,
     much longer, try, so that a report does not depend on the machine's load. A regex that really
     backtracks uses its CPU and times out again."""
     try:
-        return pattern.search(text, timeout=MATCH_TIMEOUT)
+        return pattern.search(text, timeout=timeout)
     except TimeoutError:
-        if thread_time() - started >= MATCH_TIMEOUT / 2:
+        if thread_time() - started >= timeout / 2:
             raise
-        return pattern.search(text, timeout=MATCH_TIMEOUT * 20)
+        return pattern.search(text, timeout=timeout * 20)
 
 
 def _kept_error_line(line: LogLine) -> LogLine:

@@ -19,7 +19,7 @@ from troubleshooter.core.advice import (
     reduce_command,
     template_values,
 )
-from troubleshooter.core.matcher import EntryHits, MatchState
+from troubleshooter.core.state import EntryHits, MatchState
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import (

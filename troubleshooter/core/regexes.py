@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from troubleshooter.core.logs import MAX_LINE_CHARS
-from troubleshooter.envvars import env_seconds
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature
@@ -30,9 +29,9 @@ except ImportError:  # pragma: no cover - Python 3.10
 
 MIN_LITERAL = 4
 """A derived prefilter literal shorter than this is too common to be useful."""
-MATCH_TIMEOUT = env_seconds("TRT_WHY_MATCH_TIMEOUT", 0.25)
+MATCH_TIMEOUT = 0.25
 """Seconds one regex may spend on one line at run time before the signature is skipped for the rest of the
-log (TRT_WHY_MATCH_TIMEOUT raises it)."""
+log (the default of `Matcher.match_timeout`; TRT_WHY_MATCH_TIMEOUT, read by the API, raises it)."""
 VALIDATE_TIMEOUT = 1.0
 """Seconds a regex may spend on one adversarial input in `kb validate` (and when an extra KB folder loads).
 Exponential backtracking blows past any limit at once, while sound signatures (even the merely quadratic
@@ -235,7 +234,7 @@ def tolerant_literal(literal: str) -> str:
     pieces = [p.strip() for p in _PIECE_SPLIT.split(literal) if p.strip()]
     if pieces == [literal]:
         return literal
-    from troubleshooter.core.finders import _BYTE_FREQ
+    from troubleshooter.core.bytefreq import BYTE_FREQ as _BYTE_FREQ
 
     total = sum(_BYTE_FREQ)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from troubleshooter.core.logs import parse_line
-from troubleshooter.core.matcher import EntryHits, SignatureHits
 from troubleshooter.core.ranking import build_diagnosis
+from troubleshooter.core.state import EntryHits, SignatureHits
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import SEVERITY_RANK, Diagnosis, Environment, Evidence, Unexplained
 

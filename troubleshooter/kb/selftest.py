@@ -149,7 +149,7 @@ def explain(entry: Entry, log: str, trt_version: str | None = None) -> list[str]
         out.append(f"  => the entry fires, confidence {found.confidence:.2f}" +
                    (f"; clues: {'; '.join(found.clues)}" if found.clues else ""))
     else:
-        from troubleshooter.core.matcher import MatchState
+        from troubleshooter.core.state import MatchState
 
         state = MatchState()
         for ln in lines:

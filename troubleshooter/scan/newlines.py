@@ -46,3 +46,12 @@ def newline_counter(buf: bytearray | bytes, numpy: Any) -> Callable[[bytes, int,
         return total
 
     return count
+
+
+def counter_for(size: int | None) -> Callable[[Any], Callable[[bytes, int, int], int]] | None:
+    """The matcher's newline counter for an input of this size (`Matcher.feed_region`'s `counter`):
+    numpy's when it pays, else None (`bytes.count`)."""
+    numpy = numpy_for(size)
+    if numpy is None:
+        return None
+    return lambda buf: newline_counter(buf, numpy)

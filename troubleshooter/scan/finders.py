@@ -8,19 +8,22 @@ pattern. Every finder gives exactly the same answer, so the report never depends
   per literal; large ones with one compiled `re` pattern whose every branch starts with a *rare*
   byte of its literal (so the regex engine skips most positions with its first-byte table) and
   checks the whole literal with a look-behind.
-- `HyperscanFinder` (`troubleshooter.core.hsfinder`, the `fast` extra, x86): all needles in one
+- `HyperscanFinder` (`troubleshooter.scan.hsfinder`, the `fast` extra, x86): all needles in one
   Hyperscan database.
 
-The driver that reads a stream and hands buffers to a finder is `troubleshooter.core.scan`.
+`troubleshooter.scan.Finders` chooses between them.
+
+The driver that reads a stream and hands buffers to a finder is `troubleshooter.scan.stream`.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from troubleshooter.core.bytefreq import BYTE_FREQ as _BYTE_FREQ
 
 HYPERSCAN_MIN_BYTES = 96 * 1024
 """With TRT_WHY_MATCHER=auto, inputs smaller than this use the pure finder: one `bytes.find` per literal
@@ -41,22 +44,6 @@ class Finder(Protocol):
 
 # -- needles ----------------------------------------------------------------------------------------
 
-# Rough byte frequencies (per 10,000) in TensorRT logs (verbose trtexec and the sample logs); bytes not
-# listed are rare. Only used to choose which byte of a literal the pure finder keys on: never affects
-# which lines are found.
-_FREQ = {
-    " ": 735, "0": 660, "2": 521, "1": 436, "e": 422, "/": 387, "t": 327, "i": 318, "c": 317, ":": 296,
-    "n": 281, "o": 279, "a": 271, "[": 251, "]": 251, "T": 248, "_": 237, "m": 203, "-": 199, "3": 188,
-    "4": 177, "r": 170, "s": 167, "l": 160, "d": 147, "5": 130, "8": 124, "x": 124, "6": 124, "v": 118,
-    "f": 115, ".": 110, "p": 102, "u": 102, "R": 97, "g": 95, "\n": 86, "9": 81, "V": 66, "7": 62,
-    "N": 52, "b": 50, "C": 49, ",": 42, "h": 41, "(": 41, ")": 41, "*": 39, "P": 39, "S": 38, "w": 36,
-    "k": 31, "W": 31, "z": 31, ">": 22, "y": 22, "M": 20, "I": 20, "=": 19, "A": 14, "q": 14, "F": 14,
-    "O": 12, "L": 11, "D": 11, "+": 11, "U": 9, "E": 9, "j": 5, "G": 4, "X": 4, "B": 4, "H": 3, "Q": 2,
-}
-_BYTE_FREQ = [1] * 256
-for _ch, _f in _FREQ.items():
-    _BYTE_FREQ[ord(_ch)] = _f + 1
-del _ch, _f
 
 
 @dataclass(frozen=True)
@@ -359,27 +346,3 @@ def _marker_starts(markers: Sequence[re.Pattern[bytes]], buf: bytearray | bytes,
         for hit in m.finditer(buf, 0, end):
             found.add(buf.rfind(b"\n", 0, hit.start()) + 1 if hit.start() else 0)
     return sorted(found)
-
-
-def finder_choice(prefer: str | None = None) -> str:
-    """`prefer`, else TRT_WHY_MATCHER: auto (the default), hyperscan or python."""
-    return prefer or os.environ.get("TRT_WHY_MATCHER", "auto")
-
-
-def make_finder(literals: Sequence[str], caseless: Sequence[str] = (), markers: Sequence[str] = (),
-                prefer: str | None = None) -> Finder:
-    """The fastest finder available (TRT_WHY_MATCHER=python forces the pure-Python one)."""
-    choice = finder_choice(prefer)
-    if choice in ("auto", "hyperscan"):
-        try:
-            from troubleshooter.core.hsfinder import HyperscanFinder
-        except ImportError:
-            if choice == "hyperscan":
-                raise
-        else:
-            try:
-                return HyperscanFinder(literals, caseless, markers)
-            except Exception:
-                if choice == "hyperscan":
-                    raise
-    return PythonFinder(literals, caseless, markers)

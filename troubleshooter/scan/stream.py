@@ -1,5 +1,5 @@
 """The streaming pass: read a log once, in one reused buffer, and hand each buffer of whole lines
-with its candidate line starts (from a finder, `troubleshooter.core.finders`) to a sink (the
+with its candidate line starts (from a finder, `troubleshooter.scan.finders`) to a sink (the
 matcher). Lines are counted as they go; a line longer than the buffer is matched on its head and
 keeps its number. Also the pieces a scan of one part of a file needs (`FileRange`, line starts).
 """
@@ -11,16 +11,13 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from troubleshooter.core.finders import Finder
-from troubleshooter.core.ingest import Opened
+from troubleshooter.core.matcher import CONTEXT_LINES, MAX_LINE_BYTES, following_lines
+from troubleshooter.scan.finders import Finder
+from troubleshooter.scan.ingest import Opened
 
 BUFFER_BYTES = 8 * 1024 * 1024
 MIN_BUFFER_BYTES = 256 * 1024
 """Small inputs start with a buffer this big (it grows up to BUFFER_BYTES)."""
-CONTEXT_LINES = 4
-"""Lines after a candidate that it may need (a line wrapped by a terminal continues on them)."""
-MAX_LINE_BYTES = 16 * 1024
-"""Only this much of a line is handed on for matching (the line keeps its number)."""
 
 CandidateFn = Callable[[int, bytes, Sequence[bytes]], None]
 RegionFn = Callable[[bytearray, list[int], int, int, int], "int | None"]
@@ -32,7 +29,7 @@ ProgressFn = Callable[[int], None]
 
 # -- the driver -------------------------------------------------------------------------------------
 
-def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,  # noqa: C901, PLR0912, PLR0913, PLR0915  # the streaming driver; moves to the reading layer (#15)
+def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candidate: CandidateFn | None = None,  # noqa: C901, PLR0912, PLR0913, PLR0915  # the streaming driver, one loop
                 progress: ProgressFn | None = None, buffer_bytes: int = BUFFER_BYTES, *,
                 on_region: RegionFn | None = None, context_after: Callable[[], bytes] | None = None,
                 initial_bytes: int | None = None, spare: list[bytearray] | None = None) -> tuple[int, int, bool]:
@@ -202,20 +199,6 @@ def _per_line(on_candidate: CandidateFn) -> RegionFn:
         return count - line_base + buf.count(b"\n", prev, end)
 
     return region
-
-
-def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT_LINES) -> list[bytes]:
-    """Up to n lines starting at pos (each capped at MAX_LINE_BYTES), for wrapped-line joining."""
-    out: list[bytes] = []
-    for _ in range(n):
-        if pos >= end:
-            break
-        e2 = buf.find(b"\n", pos, end)
-        if e2 < 0:
-            e2 = end
-        out.append(bytes(buf[pos:min(e2, pos + MAX_LINE_BYTES)]))
-        pos = e2 + 1
-    return out
 
 
 class FileRange(io.RawIOBase):

@@ -1,5 +1,5 @@
 """One large file on several cores: byte ranges split at line starts, scanned in worker processes,
-merged into exactly the state one pass would have built (`EnvCollector.absorb` for the environment)."""
+merged into exactly the state one pass would have built (`core.state.merge_into`)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,16 @@ import contextlib
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from troubleshooter.core.matcher import (
-    MAX_ERROR_LINES,
-    MAX_EVIDENCE,
-    MAX_VALUES,
-    MEMO_BYTES,
-    MEMO_LINES,
-    EntryHits,
-    Matcher,
-    MatchState,
-    SignatureHits,
-)
-from troubleshooter.core.newlines import numpy_for
-from troubleshooter.core.scan import BUFFER_BYTES
+from troubleshooter.core.state import MAX_ERROR_LINES, MatchState, merge_into
 from troubleshooter.envvars import env_int
+from troubleshooter.scan.newlines import counter_for
+from troubleshooter.scan.stream import BUFFER_BYTES
+
+if TYPE_CHECKING:
+    from troubleshooter.core.matcher import Matcher
+    from troubleshooter.scan import Finders
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024
 """Files at least this big are scanned in parts on several cores (TRT_WHY_JOBS=1 turns it off)."""
@@ -31,41 +25,6 @@ PART_MIN_BYTES = 48 * 1024 * 1024
 CHUNK_BYTES = 32 * 1024 * 1024
 """Processes take the file in chunks of about this size (at least CHUNKS_PER_JOB chunks each)."""
 CHUNKS_PER_JOB = 4
-
-
-def merge_into(out: MatchState, state: MatchState, base: int) -> None:
-    """Add the state of the part that follows `base` lines to `out` (the state of the parts before it):
-    `out` becomes exactly the state a single pass over all of them would have built."""
-    out.env.absorb(state.env, base)
-    for entry_id, entry_hits in state.hits.items():
-        merged = out.hits.setdefault(entry_id, EntryHits())
-        for sig_id, sh in entry_hits.by_sig.items():
-            o = merged.by_sig.get(sig_id)
-            if o is None:
-                o = merged.by_sig[sig_id] = SignatureHits()
-            if not o.first_line and sh.first_line:
-                o.first_line = sh.first_line + base
-            if sh.last_line:
-                o.last_line = sh.last_line + base
-            o.count += sh.count
-            for evidence in sh.evidence:
-                if len(o.evidence) >= MAX_EVIDENCE:
-                    break
-                o.evidence.append(evidence.model_copy(update={"line": evidence.line + base}))
-            if not o.captures and sh.captures:
-                o.captures = dict(sh.captures)
-            for k, vals in sh.values.items():
-                ov = o.values.setdefault(k, [])
-                for v in vals:
-                    if len(ov) < MAX_VALUES and v not in ov:
-                        ov.append(v)
-    for line, ids in state.error_lines:
-        if len(out.error_lines) >= MAX_ERROR_LINES:
-            break
-        out.error_lines.append((line.model_copy(update={"no": line.no + base}), ids))
-    out.error_lines_seen += state.error_lines_seen
-    out.notes.extend(state.notes)
-    out.slow_signatures |= state.slow_signatures
 
 
 def merge_parts(parts: Sequence[tuple[MatchState, int]]) -> MatchState:
@@ -143,8 +102,9 @@ def chunk_count(size: int, jobs: int) -> int:
     return max(jobs, jobs * CHUNKS_PER_JOB, min(size // CHUNK_BYTES, 1024))
 
 
-def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encoding: str = "utf-8",  # noqa: C901, PLR0915  # process pool life cycle in one place; split with the reading layer (#15)
-                       progress: Callable[[int], None] | None = None) -> tuple[MatchState, int, int, bool] | None:
+def scan_file_parallel(path: str, matcher: Matcher, finders: Finders, size: int, jobs: int,  # noqa: C901, PLR0915  # process pool life cycle in one place
+                       encoding: str = "utf-8", progress: Callable[[int], None] | None = None
+                       ) -> tuple[MatchState, int, int, bool] | None:
     """Scan a file on `jobs` processes: this one and `jobs - 1` forked ones.
 
     The file is cut into chunks (byte ranges split at line starts, several per process) that the
@@ -159,10 +119,14 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
     import multiprocessing
     import os
 
-    from troubleshooter.core import ingest
-    from troubleshooter.core.scan import FileRange, line_start_at_or_after, scan_stream, whole_lines
+    from troubleshooter.scan import ingest
+    from troubleshooter.scan.stream import FileRange, line_start_at_or_after, scan_stream, whole_lines
+
+    finder = finders.for_size(None)  # built once, before forking
+    counter = counter_for(size)
 
     fd = os.open(path, os.O_RDONLY)
+    shared = contextlib.ExitStack()
     try:
         n_chunks = chunk_count(size, jobs)
         bounds = sorted({line_start_at_or_after(fd, size * k // n_chunks, size) for k in range(n_chunks)} | {size})
@@ -170,14 +134,8 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
             return None
         chunks = len(bounds) - 1
         jobs = min(jobs, chunks)
-        matcher.finder_for(None)  # built once, before forking
-        numpy = numpy_for(size)
-        matcher._upgrade_indexes()
+        shared.enter_context(matcher.shared_by(jobs))  # each process remembers its share of lines
         gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the children
-        # Memory is per process now: each gets a share of the usual budget (buffer, remembered lines).
-        for memo in (matcher._memo_ts, matcher._memo):
-            memo.limit = max(1024, MEMO_LINES // jobs)
-            memo.byte_limit = max(256 * 1024, MEMO_BYTES // jobs)
         ctx = multiprocessing.get_context("fork")
         counters = ctx.RawArray("q", chunks)
         next_chunk = ctx.Value("q", 0)
@@ -200,8 +158,8 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
                 tail = ingest.open_stream(FileRange(fd, bounds[k + 1], size), path)  # type: ignore[arg-type]
                 return whole_lines(tail.stream)
 
-            lines, nbytes, content = scan_stream(opened, lambda: matcher.finder_for(None), progress=report,
-                                                 on_region=matcher.region_sink(state, numpy),
+            lines, nbytes, content = scan_stream(opened, finder, progress=report,
+                                                 on_region=matcher.region_sink(state, counter),
                                                  context_after=after if k + 1 < chunks else None,
                                                  initial_bytes=BUFFER_BYTES // jobs, spare=spare)
             if errors_full.value:
@@ -273,8 +231,7 @@ def scan_file_parallel(path: str, matcher: Matcher, size: int, jobs: int, encodi
     finally:
         os.close(fd)
         gc.unfreeze()
-        for memo in (matcher._memo_ts, matcher._memo):
-            memo.limit = memo.byte_limit = None
+        shared.close()
     if merge.failed or merge.merged != chunks or merge.state.slow_signatures:
         return None
     return merge.state, merge.lines, merge.nbytes, merge.content

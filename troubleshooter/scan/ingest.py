@@ -326,6 +326,8 @@ class Opened:
     notes: list[str] = field(default_factory=list)
     size_hint: int | None = None
     """Size on disk, for progress; None for pipes."""
+    compressed: bool = False
+    """gzip: the bytes on disk are not the text (a file cannot be cut into parts by offset)."""
 
     @property
     def truncated(self) -> bool:
@@ -403,7 +405,8 @@ def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opene
     stream: Any = _Source(raw, status, name, own)
     notes: list[str] = []
     head = _read_head(stream, 2)
-    if head == b"\x1f\x8b":
+    compressed = head == b"\x1f\x8b"
+    if compressed:
         stream = _Gunzip(_Prefixed(head, stream, status), status)
         notes.append("gzip-compressed input")
         head = b""
@@ -437,7 +440,8 @@ def _wrap(raw: Any, name: str, size_hint: int | None, own: bool = True) -> Opene
         _refuse_binary(probe, name)
         body = _Transcoder(body, status, encoding)
     stream_out: Any = _DropNul(body, status)  # a RawIOBase: readinto/read/close, which is all scanning needs
-    return Opened(name=name, stream=stream_out, encoding=encoding, notes=notes, size_hint=size_hint)
+    return Opened(name=name, stream=stream_out, encoding=encoding, notes=notes, size_hint=size_hint,
+                  compressed=compressed)
 
 
 def _guarded_wrap(raw: Any, name: str, size_hint: int | None, own: bool) -> Opened:
