@@ -13,15 +13,18 @@ from troubleshooter.evaluate import EvalResult, evaluate, label_of, load_expecta
 
 REAL = Path(__file__).resolve().parent.parent / "sample_logs" / "real"
 
-# Floors (issue #13's targets where they are met; otherwise the figure measured on 2026-11-24, to be
-# raised as the engine improves: see README "Accuracy").
-TOP1 = 0.90
-TOP3 = 0.97
-SEEN = 0.98
-"""Share of failing logs that exit 1. The target is every one; the misses are pastes that show no
-failure line (harmless tactic skips, a cut paste) or wordings not yet recognised."""
+# Floors (issue #13's targets where they are met; otherwise the figure measured, to be raised as the
+# engine improves: see README "Accuracy"). Measured 2026-11-25: top-1 99.1 %, top-3 99.1 %, seen 100 %,
+# uncovered 100 %, unresolved 99.0 % (two must_not violations, not misses of the failure).
+TOP1 = 0.98
+TOP3 = 0.98
+SEEN = 1.0
+"""Share of failing logs whose paste shows the failure that exit 1: every one (issue #14). Pastes that
+show no failure (cut before it, a hang, a wrong result) say `failure_in_paste: false` and are counted apart."""
 UNCOVERED_OK = 0.98
-UNRESOLVED_SEEN = 0.95
+UNRESOLVED_SEEN = 0.98
+MAX_NOT_IN_PASTE = 8
+"""Failing logs whose paste shows no failure: a ceiling, so that the exemption cannot grow unnoticed."""
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +53,10 @@ def test_every_log_has_provenance_and_one_label(expect: Path) -> None:
     assert label_of(data) in ("covered", "uncovered", "unresolved", "negative")
     log = expect.with_name(expect.name[: -len(".expect.yaml")] + ".log")
     assert log.is_file() and log.stat().st_size > 0
+    if "failure_in_paste" in data:
+        assert data["failure_in_paste"] is False, "failure_in_paste: false, or leave it out"
+        assert not data.get("negative"), "a negative log has no failure to miss"
+        assert str(data.get("note") or "").strip(), "note: say what the paste lacks"
 
 
 def test_covered_logs_get_their_entry_first(result: EvalResult) -> None:
@@ -61,6 +68,12 @@ def test_covered_logs_get_their_entry_first(result: EvalResult) -> None:
 def test_failing_logs_are_seen(result: EvalResult) -> None:
     unseen = [c.name for c in result.failing if not c.seen]
     assert result.seen >= SEEN, unseen
+
+
+def test_no_failure_is_invented_where_the_paste_shows_none(result: EvalResult) -> None:
+    apart = result.failure_not_in_paste
+    assert len(apart) <= MAX_NOT_IN_PASTE, [c.name for c in apart]
+    assert result.invented_failures == 0, [c.name for c in apart if c.failure_reported]
 
 
 def test_no_false_error_on_negatives(result: EvalResult) -> None:

@@ -10,7 +10,11 @@ scored by its label (see ``sample_logs/real/README.md``):
   unexplained error line);
 - ``negative: true`` (or no ``top``): a successful build or a harmless log: no error-severity diagnosis.
 
-Every failing log (covered, uncovered, unresolved) must be seen: exit status 1.
+Every failing log (covered, uncovered, unresolved) must be seen: exit status 1, unless its
+expectation says ``failure_in_paste: false`` (with a ``note:`` saying what the paste lacks: it was
+cut before the failure, the failure is a hang or a wrong result, or its lines are printed the same
+by runs that did not fail). Those are counted apart, not scored for "seen", and must not get a
+failure invented: no ``Report.failure`` (an error diagnosis or an unexplained error line).
 """
 
 from __future__ import annotations
@@ -48,7 +52,11 @@ class Case:
     half: str | None = None
     source: str | None = None
     failing: bool = True
-    """The log shows a failure (every label but negative, and but a covered log of an info entry)."""
+    """The thread's problem is a failure (every label but negative, and but a covered log of an info entry)."""
+    failure_in_paste: bool = True
+    """The paste shows that failure (``failure_in_paste: false`` in the expectation says it does not)."""
+    failure_reported: bool = False
+    """The report says the log shows a failure (``Report.failure``: an error diagnosis or an unexplained error line)."""
 
     @property
     def negative(self) -> bool:
@@ -83,8 +91,18 @@ class EvalResult:
 
     @property
     def failing(self) -> list[Case]:
-        """Every log that shows a failure, whatever its label."""
-        return [c for c in self.cases if c.failing and c.label != "negative"]
+        """Every log whose paste shows a failure, whatever its label (what "seen" is scored on)."""
+        return [c for c in self.cases if c.failing and c.label != "negative" and c.failure_in_paste]
+
+    @property
+    def failure_not_in_paste(self) -> list[Case]:
+        """Failing logs whose paste shows no failure: not scored for "seen", counted apart."""
+        return [c for c in self.cases if c.failing and c.label != "negative" and not c.failure_in_paste]
+
+    @property
+    def invented_failures(self) -> int:
+        """Of those, the logs on which the report still says there is a failure."""
+        return sum(1 for c in self.failure_not_in_paste if c.failure_reported)
 
     @property
     def top1(self) -> float:
@@ -104,7 +122,8 @@ class EvalResult:
 
     @property
     def unresolved_ok(self) -> float:
-        return _share(self.by_label("unresolved"), lambda c: c.ok)
+        """Unresolved logs whose paste shows the failure, and that meet their bar (the failure seen)."""
+        return _share([c for c in self.by_label("unresolved") if c.failure_in_paste], lambda c: c.ok)
 
     @property
     def false_errors(self) -> int:
@@ -167,6 +186,7 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
     violations = [f"{d.id} reported ({d.severity})" for d in report.diagnoses
                   if d.id in must_not and d.severity in ("error", "warning")]
     status = report.exit_status
+    in_paste = expect.get("failure_in_paste", True) is not False
     if label == "negative":
         violations += [f"false error: {d.id}" for d in report.diagnoses if d.severity == "error"]
         ok1 = ok3 = not any(s == "error" for s in sev)
@@ -180,17 +200,21 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
         # Listed as unexplained: an error line no entry explains, or only generic consequences
         # (build failed, process crashed) that say the cause is not known.
         listed = bool(report.unexplained) or all(d.cascade for d in report.diagnoses if d.severity == "error")
+        listed = listed or not in_paste  # nothing to list when the paste holds no failure
         if not listed:
             violations.append("the failure is not listed as unexplained")
         ok1 = ok3 = not claims and listed
     else:
-        ok1 = ok3 = status == 1
+        ok1 = ok3 = status == 1 if in_paste else not report.failure
     failing = label != "negative" and _is_failure(top, kb_dirs)
-    if failing and status != 1:
+    if failing and in_paste and status != 1:
         violations.append("the failure is not seen (exit 0)")
         ok1 = ok3 = False
+    if failing and not in_paste and report.failure:
+        violations.append("a failure is reported, but the paste shows none (failure_in_paste: false)")
+        ok1 = ok3 = False
     return Case(log.name, label, top, acceptable, must_not, got, sev, status, len(report.unexplained),
-                ok1, ok3, violations, expect.get("half"), expect.get("source"), failing)
+                ok1, ok3, violations, expect.get("half"), expect.get("source"), failing, in_paste, report.failure)
 
 
 def _is_failure(top: str | None, kb_dirs: list[str] | None) -> bool:
@@ -231,6 +255,7 @@ def summary(result: EvalResult) -> dict[str, Any]:
         "top1": round(result.top1, 4), "top3": round(result.top3, 4), "seen": round(result.seen, 4),
         "uncovered_ok": round(result.uncovered_ok, 4), "unresolved_ok": round(result.unresolved_ok, 4),
         "false_errors": result.false_errors, "no_diagnosis": round(result.no_diagnosis, 4),
+        "failure_not_in_paste": len(result.failure_not_in_paste), "invented_failures": result.invented_failures,
     }
     halves = sorted({c.half for c in result.cases if c.half})
     if halves:
@@ -256,10 +281,14 @@ def render_eval(result: EvalResult, fmt: str = "text") -> str:
     ]
     if result.failing:
         lines.append(f"failure seen (exit 1): {_pct(result.seen)} of {len(result.failing)} failing logs")
+    if result.failure_not_in_paste:
+        lines.append(f"failing logs whose paste shows no failure: {len(result.failure_not_in_paste)}, not scored "
+                     f"for 'seen' (a failure reported on {result.invented_failures} of them)")
     if n_unc:
         lines.append(f"uncovered, no confident claim and listed as unexplained: {_pct(result.uncovered_ok)}")
     if n_unr:
-        lines.append(f"unresolved, failure seen: {_pct(result.unresolved_ok)}")
+        n_shown = sum(1 for c in result.by_label("unresolved") if c.failure_in_paste)
+        lines.append(f"unresolved, failure seen: {_pct(result.unresolved_ok)} of {n_shown} whose paste shows it")
     lines += [
         f"false errors on negative logs: {result.false_errors}",
         f"logs with no diagnosis: {_pct(result.no_diagnosis)}",

@@ -185,3 +185,106 @@ def test_success_of_an_earlier_run_does_not_hide_a_later_failure() -> None:
     warn = "[W] [TRT] Requested amount of GPU memory (4294967296 bytes) could not be allocated.\n"
     log = warn + "[I] Engine built in 41.2 sec.\n" + "[V] noise\n" * 5 + warn + "[E] Building engine failed\n"
     assert [d.id for d in run(log).diagnoses] == ["oom"]
+
+
+# Per-signature severity (`severity:` on a trigger): the diagnosis takes the severity of the triggers that
+# fired it, the most severe of them; such a secondary finding is never folded as a neighbour's alternative.
+PLUGIN_PATH = entry("""
+id: plugin-path
+title: Plugin path
+severity: error
+match:
+  signatures:
+    - {id: not-registered, regex: 'InstanceNormalization plugin was not found', level: error, weight: 0.8}
+    - id: missing-scale-plugin
+      regex: 'Missing scale and zero-point for tensor (?P<node>[^,]*InstanceNormalization[^,]*),'
+      level: warning
+      weight: 0.3
+      severity: warning
+""")
+SEV_ENGINE = Engine.from_kb(KnowledgeBase([PLUGIN_PATH, FLOOD, CASCADE, SPECIFIC]))
+CALIBRATION = """[I] TensorRT version: 8.6.1
+[I] Precision: FP32+INT8
+[W] [TRT] Missing scale and zero-point for tensor /enc/InstanceNormalization_output_0, expect fall back
+[W] [TRT] Missing scale and zero-point for tensor /enc/Conv_output_0, expect fall back
+[E] Error[10]: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error (Could not find any implementation for node /m/Conv + PWN(PWN(/m/Sigmoid), /m/Mul).)
+[E] Engine could not be created from network
+"""
+
+
+def test_a_trigger_with_its_own_severity_sets_the_diagnosis_severity_and_ranks_after_errors() -> None:
+    report = diagnose(CALIBRATION, engine=SEV_ENGINE)
+    ids = [d.id for d in report.diagnoses]
+    assert ids[0] == "specific-no-impl"
+    plugin = next(d for d in report.diagnoses if d.id == "plugin-path")
+    assert plugin.severity == "warning"
+    assert ids.index("plugin-path") > max(i for i, d in enumerate(report.diagnoses) if d.severity == "error")
+    # Its trigger line is also the flood's, yet it is a diagnosis of its own, not the flood's alternative.
+    flood = next(d for d in report.diagnoses if d.id == "flood")
+    assert "plugin-path" not in [a.id for a in flood.alternatives]
+    assert report.exit_status == 1
+
+
+def test_the_most_severe_fired_trigger_wins() -> None:
+    log = CALIBRATION + "[E] [TRT] InstanceNormalization plugin was not found in the plugin registry!\n"
+    plugin = next(d for d in diagnose(log, engine=SEV_ENGINE).diagnoses if d.id == "plugin-path")
+    assert plugin.severity == "error"
+
+
+def test_a_warning_trigger_alone_still_exits_1() -> None:
+    log = "[W] [TRT] Missing scale and zero-point for tensor /enc/InstanceNormalization_output_0, expect fall back\n"
+    report = diagnose(log, engine=Engine.from_kb(KnowledgeBase([PLUGIN_PATH])))
+    assert [(d.id, d.severity) for d in report.diagnoses] == [("plugin-path", "warning")]
+    assert report.exit_status == 1
+
+
+def test_severity_is_only_for_triggers_and_only_the_entry_values() -> None:
+    from troubleshooter.errors import KBError
+
+    with pytest.raises(KBError, match="triggers only"):
+        entry("""
+id: bad-support
+title: Bad
+severity: error
+match:
+  signatures:
+    - {id: t, regex: 'boom happened'}
+    - {id: s, regex: 'context line', role: support, severity: warning}
+""")
+    with pytest.raises(KBError, match="severity"):
+        entry("""
+id: bad-value
+title: Bad
+severity: error
+match:
+  signatures:
+    - {id: t, regex: 'boom happened', severity: fatal}
+""")
+
+
+# The seed scenario on the real KB: an INT8 calibration failure on 8.6 where InstanceNormalization went
+# through the plugin (trtexec's options dump says so) and its output is in the "Missing scale" flood. The
+# lines are written in TensorRT 8.6's format (the tensor names are ours).
+SEED = """[11/24/2026-10:00:00] [I] TensorRT version: 8.6.1
+[11/24/2026-10:00:00] [I] Precision: FP32+INT8
+[11/24/2026-10:00:00] [I] ONNX Native InstanceNorm: Disabled
+[11/24/2026-10:00:05] [W] [TRT] Calibrator is not being used. Users must provide dynamic range for all tensors that are not Int32 or Bool.
+[11/24/2026-10:00:05] [W] [TRT] Missing scale and zero-point for tensor /enc/norm1/InstanceNormalization_output_0, expect fall back to non-int8 implementation for any layer consuming or producing given tensor
+[11/24/2026-10:00:05] [W] [TRT] Missing scale and zero-point for tensor /enc/conv1/Conv_output_0, expect fall back to non-int8 implementation for any layer consuming or producing given tensor
+[11/24/2026-10:00:06] [E] Error[4]: [standardEngineBuilder.cpp::initCalibrationParams::1460] Error Code 4: Internal Error (Calibration failure occurred with no scaling factors detected. This could be due to no int8 calibrator or insufficient custom scales for network layers. Please see int8 sample to setup calibration correctly.)
+[11/24/2026-10:00:06] [E] Error[2]: [builder.cpp::buildSerializedNetwork::751] Error Code 2: Internal Error (Assertion engine != nullptr failed. )
+[11/24/2026-10:00:06] [E] Engine could not be created from network
+"""
+
+
+def test_seed_instancenorm_plugin_in_calibration_failure_is_a_lower_ranked_reported_warning() -> None:
+    report = diagnose(SEED)
+    ids = [d.id for d in report.diagnoses]
+    assert ids[0] == "calibration-no-scales"
+    inorm = next(d for d in report.diagnoses if d.id == "instancenorm-native-flag")
+    assert inorm.severity == "warning"
+    errors = [i for i, d in enumerate(report.diagnoses) if d.severity == "error"]
+    assert ids.index("instancenorm-native-flag") > max(errors)
+    assert inorm.causes[0].endswith("[reported, not confirmed]")
+    assert "/enc/norm1/InstanceNormalization_output_0" in inorm.causes[0]
+    assert report.exit_status == 1

@@ -1,6 +1,8 @@
 """From evidence to a ranked list of diagnoses, root cause first.
 
 - An entry fires when one of its triggers matched, its `requires` are met and no exclude matched.
+- Severity: the entry's, unless the triggers that fired carry their own (`severity:` on a signature):
+  then the most severe of those, so a secondary notice can be a warning in an error entry.
 - Confidence: the best trigger weight plus the weights of the distinct supports that matched;
   outside the entry's `applies` (version, precision, platform) it is demoted and the report says why.
 - Entries whose triggers fired on the same lines are neighbours: the best explains the line,
@@ -127,6 +129,9 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     vals = template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
     trig_hits = [hits.by_sig[s] for s in hits.by_sig if sigs[s].role == "trigger"]
+    # A trigger's own `severity:` replaces the entry's when it fired the entry; of several, the most severe wins.
+    fired_severities = [sigs[s].severity or entry.severity for s in hits.by_sig if sigs[s].role == "trigger"]
+    severity = max(fired_severities, key=SEVERITY_RANK.__getitem__, default=entry.severity)
     occurrences = sum(h.count for h in trig_hits)
     evidence: list[Evidence] = []
     for h in sorted(trig_hits, key=lambda h: h.first_line):
@@ -152,7 +157,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     return Diagnosis(
         id=entry.id,
         title=fill(entry.title, vals),
-        severity=entry.severity,
+        severity=severity,
         confidence=round(conf, 2),
         occurrences=occurrences,
         evidence=evidence,
@@ -205,10 +210,14 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
 
     found.sort(key=key)
     # Neighbours: entries whose triggers fired on the same lines. The first (best) keeps the lines.
+    # A diagnosis whose severity came from its trigger's own `severity:` is a secondary finding on lines
+    # that another entry may own: it is shown on its own, neither folded as an alternative nor folding others.
+    secondary = {d.id for d in found if d.severity != entries[d.id].severity}
     kept: list[Diagnosis] = []
     for d in found:
         lines = _trigger_lines(d)
-        owner = next((k for k in kept if not k.cascade and not d.cascade and lines and lines <= _trigger_lines(k)), None)
+        owner = next((k for k in kept if not k.cascade and not d.cascade and lines and lines <= _trigger_lines(k)
+                      and d.id not in secondary and k.id not in secondary), None)
         if owner is None:
             kept.append(d)
             continue

@@ -20,6 +20,7 @@ Certainty = Literal["confirmed", "documented", "reported", "suggestion"]
 Status = Literal["affected", "fixed", "changed", "not-applicable", "unknown"]
 Platform = Literal["linux", "windows", "wsl", "jetson"]
 Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "strongly-typed", "fp32"]
+Severity = Literal["error", "warning", "info"]
 
 
 class _Strict(BaseModel):
@@ -71,6 +72,18 @@ class Signature(_Strict):
         "context the trigger appeared in, not a later, unrelated line).",
     )
     note: str | None = Field(default=None, description="What this signature is for (shown by `kb explain`).")
+    severity: Severity | None = Field(
+        default=None,
+        description="Trigger only: the severity of the diagnosis when this trigger fired the entry, instead of the "
+        "entry's (e.g. a secondary notice that is only a warning where the entry's other triggers are errors). "
+        "When several triggers fired, the most severe of theirs wins.",
+    )
+
+    @model_validator(mode="after")
+    def _severity_on_triggers(self) -> Signature:
+        if self.severity is not None and self.role != "trigger":
+            raise ValueError(f"signature {self.id!r}: `severity` is for triggers only (this one is a {self.role})")
+        return self
 
     def effective_weight(self) -> float:
         if self.weight is not None:
@@ -169,7 +182,7 @@ class Entry(_Strict):
 
     id: str = Field(pattern=ID_PATTERN, description="Stable id; equals the file stem.")
     title: str = Field(min_length=3, max_length=90, description="One line, what went wrong.")
-    severity: Literal["error", "warning", "info"]
+    severity: Severity
     tags: list[str] = Field(default_factory=list)
     summary: str | None = Field(default=None, description="Two or three sentences for the KB browser.")
     cascade: bool = Field(
