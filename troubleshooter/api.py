@@ -33,6 +33,7 @@ from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matche
 if TYPE_CHECKING:
     from troubleshooter.core.state import MatchState
     from troubleshooter.core.suggest import Suggester
+    from troubleshooter.kb.cache import Derived
     from troubleshooter.lint.report import LintReport
     from troubleshooter.scan.ingest import Opened
 
@@ -108,15 +109,15 @@ class Engine:
         return self._suggester
 
     @classmethod
-    def from_kb(cls, kb: KnowledgeBase, prefer: str | None = None,
-                literals: dict[str, list[str]] | None = None) -> Engine:
-        """`prefer`: the matcher choice (auto, python, hyperscan; else TRT_WHY_MATCHER); `literals`: each
-        signature's prefilter literals, when known (the KB cache keeps them)."""
+    def from_kb(cls, kb: KnowledgeBase, prefer: str | None = None, derived: Derived | None = None) -> Engine:
+        """`prefer`: the matcher choice (auto, python, hyperscan; else TRT_WHY_MATCHER); `derived`: what the
+        matcher derives from each signature, when known (the KB cache keeps it)."""
         try:
             choice = matcher_choice(prefer)
         except ValueError as exc:
             raise InputError(str(exc)) from None
-        matcher = Matcher(kb.entries, literals, index_factory=literal_index_factory(choice),
+        matcher = Matcher(kb.entries, derived.literals if derived else None, required=derived.required if derived else None,
+                          index_factory=literal_index_factory(choice),
                           match_timeout=_MATCH_TIMEOUT, signature_budget=_SIGNATURE_BUDGET)
         return cls(kb, matcher, Finders(matcher.prefilter, choice))
 
@@ -152,8 +153,8 @@ def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | No
         if engine is None:
             from troubleshooter.kb.cache import load_kb_and_literals
 
-            kb, literals = load_kb_and_literals(extra)
-            engine = Engine.from_kb(kb, choice, literals)
+            kb, derived = load_kb_and_literals(extra)
+            engine = Engine.from_kb(kb, choice, derived)
             _engines[key] = engine
         return engine
 

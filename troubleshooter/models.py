@@ -19,7 +19,7 @@ PLATFORMS = ("linux", "windows", "wsl", "jetson")
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Level(str, Enum):

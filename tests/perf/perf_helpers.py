@@ -33,8 +33,8 @@ def sample_logs() -> list[Path]:
 
 def engine(prefer: str) -> Engine:
     """A fresh engine (fresh memo) with this finder."""
-    kb, literals = load_kb_and_literals()
-    return Engine.from_kb(kb, prefer, literals)
+    kb, derived = load_kb_and_literals()
+    return Engine.from_kb(kb, prefer, derived)
 
 
 def report_json(path: Path | str, eng: Engine) -> str:

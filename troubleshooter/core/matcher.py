@@ -75,20 +75,21 @@ class LazySignature:
 
     __slots__ = ("_pattern", "_required", "entry_id", "key", "literals", "sig")
 
-    def __init__(self, entry_id: str, sig: Signature, literals: Sequence[str]) -> None:
+    def __init__(self, entry_id: str, sig: Signature, literals: Sequence[str],
+                 required: Sequence[str] | None = None) -> None:
         self.entry_id = entry_id
         self.sig = sig
         self.literals = tuple(literals)
         self.key = f"{entry_id}::{sig.id}"
         self._pattern: Any = None
-        self._required: tuple[str, ...] | None = None
+        self._required: tuple[str, ...] | None = None if required is None else tuple(required)
 
     @property
     def required(self) -> tuple[str, ...]:
-        """Strings every match holds (each literal run the regex must match): a line missing one
-        cannot match, so the regex is not run on it."""
+        """Strings every match holds (`required_strings`): a line missing one cannot match, so the
+        regex is not run on it."""
         if self._required is None:
-            self._required = () if self.sig.ignore_case else required_runs(tolerant(self.sig.regex))
+            self._required = required_strings(self.sig)
         return self._required
 
     @property
@@ -96,6 +97,11 @@ class LazySignature:
         if self._pattern is None:
             self._pattern = compile_pattern(self.sig.regex, self.sig.ignore_case)
         return self._pattern
+
+
+def required_strings(sig: Signature) -> tuple[str, ...]:
+    """Strings every match of a signature holds (each literal run its tolerant regex must match)."""
+    return () if sig.ignore_case else required_runs(tolerant(sig.regex))
 
 
 class LiteralIndex:
@@ -216,9 +222,10 @@ class Matcher:
     """
 
     def __init__(self, entries: Sequence[Entry], literals: dict[str, list[str]] | None = None, *,
-                 index_factory: Callable[[Sequence[str]], LiteralSet] | None = None,
+                 required: dict[str, list[str]] | None = None, index_factory: Callable[[Sequence[str]], LiteralSet] | None = None,
                  match_timeout: float = MATCH_TIMEOUT, signature_budget: float = SIGNATURE_BUDGET) -> None:
-        """`literals` (signature key -> prefilter literals) skips deriving them (the KB cache has them)."""
+        """`literals` and `required` (signature key -> prefilter literals, required strings) skip deriving
+        them (the KB cache has them)."""
         self.entries = {e.id: e for e in entries}
         self.match_timeout = match_timeout
         self.signature_budget = signature_budget
@@ -230,7 +237,7 @@ class Matcher:
             for sig in entry.match.signatures:
                 key = f"{entry.id}::{sig.id}"
                 lits = literals[key] if literals is not None and key in literals else (literals_for(sig) or [])
-                cs = LazySignature(entry.id, sig, lits)
+                cs = LazySignature(entry.id, sig, lits, required.get(key) if required is not None else None)
                 self.signatures.append(cs)
                 target = caseless if sig.ignore_case else by_literal
                 for lit in cs.literals:

@@ -20,6 +20,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
 
@@ -66,10 +67,20 @@ def cache_key(folders: Sequence[Path]) -> str:
     return h.hexdigest()[:32]
 
 
+class Derived(NamedTuple):
+    """What the matcher derives from each signature's regex ("entry::signature" -> strings), kept in
+    the cache so that a run does not parse every regex again."""
+
+    literals: dict[str, list[str]]
+    """Prefilter literals: a line holding none is not looked at for this signature."""
+    required: dict[str, list[str]]
+    """Strings every match holds: a line missing one is not matched against this signature."""
+
+
 def load_kb_and_literals(
     extra: Sequence[str | os.PathLike[str]] = (),
-) -> tuple[KnowledgeBase, dict[str, list[str]] | None]:
-    """The KB and each signature's prefilter literals ("entry::signature" -> literals), cached."""
+) -> tuple[KnowledgeBase, Derived | None]:
+    """The KB and what the matcher derives from its signatures, cached."""
     folders = [builtin_kb_dir(), *extra_kb_dirs(extra)]
     if os.environ.get("TRT_WHY_NO_CACHE"):
         return load_folders(folders), None
@@ -78,19 +89,21 @@ def load_kb_and_literals(
     if cached is not None:
         return cached
     kb = load_folders(folders)
-    literals = signature_literals(kb)
-    _write(path, kb, literals)
-    return kb, literals
+    derived = derive(kb)
+    _write(path, kb, derived)
+    return kb, derived
 
 
-def signature_literals(kb: KnowledgeBase) -> dict[str, list[str]]:
-    """Each signature's prefilter literals, as the matcher derives them."""
+def derive(kb: KnowledgeBase) -> Derived:
+    """Each signature's prefilter literals and required strings, as the matcher derives them."""
+    from troubleshooter.core.matcher import required_strings
     from troubleshooter.core.regexes import literals_for
 
-    return {f"{e.id}::{s.id}": literals_for(s) or [] for e in kb.entries for s in e.match.signatures}
+    sigs = [(f"{e.id}::{s.id}", s) for e in kb.entries for s in e.match.signatures]
+    return Derived({key: literals_for(s) or [] for key, s in sigs}, {key: list(required_strings(s)) for key, s in sigs})
 
 
-def _read(path: Path) -> tuple[KnowledgeBase, dict[str, list[str]]] | None:
+def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
     try:
         data = json.loads(path.read_bytes())
         from troubleshooter.kb.schema import Entry
@@ -98,19 +111,21 @@ def _read(path: Path) -> tuple[KnowledgeBase, dict[str, list[str]]] | None:
         entries = [Entry.model_validate(e) for e in data["entries"]]
         problems = [KBProblem(p["path"], p["message"]) for p in data["problems"]]
         literals = {str(k): [str(x) for x in v] for k, v in data["literals"].items()}
-        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), literals
+        required = {str(k): [str(x) for x in v] for k, v in data["required"].items()}
+        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), Derived(literals, required)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def _write(path: Path, kb: KnowledgeBase, literals: dict[str, list[str]]) -> None:
+def _write(path: Path, kb: KnowledgeBase, derived: Derived) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({
             "entries": [e.model_dump(mode="json") for e in kb.entries],
             "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
-            "digest": kb.digest, "origins": kb.origins, "literals": literals,
+            "digest": kb.digest, "origins": kb.origins, "literals": derived.literals,
+            "required": derived.required,
         }, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, path)
         _prune(path.parent, keep=path)

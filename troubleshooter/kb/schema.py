@@ -24,7 +24,7 @@ Severity = Literal["error", "warning", "info"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _check_specifier(value: str | None) -> str | None:
