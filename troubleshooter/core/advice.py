@@ -57,6 +57,11 @@ def capture_names(entry: Entry) -> set[str]:
     return names
 
 
+def placeholders(text: str) -> set[str]:
+    """The `{name}` placeholders a KB text uses."""
+    return set(_PLACEHOLDER.findall(text))
+
+
 ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
 
 

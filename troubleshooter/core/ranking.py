@@ -39,7 +39,9 @@ _CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "repor
 MAX_SHOWN_EVIDENCE = 8
 
 
-def _fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
+def fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
+    """Whether an entry fires on what its signatures found (a trigger matched, its requires are met,
+    no exclude matched), and if not, why (for `trt-why kb explain`)."""
     sigs = {s.id: s for s in entry.match.signatures}
     triggers = [hits.by_sig[s.id] for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
     if not triggers:
@@ -198,7 +200,7 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
     for entry_id in sorted(state.hits):
         entry = entries[entry_id]
         hits = state.hits[entry_id]
-        ok, _why = _fires(entry, hits)
+        ok, _why = fires(entry, hits)
         if ok:
             found.append(build_diagnosis(entry, hits, env))
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}

@@ -59,7 +59,7 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
 
 def _placeholder_problems(entry: Entry) -> list[str]:
     """{name} placeholders must name a capture group or an environment field."""
-    from troubleshooter.core.advice import _PLACEHOLDER, ENV_PLACEHOLDERS, capture_names
+    from troubleshooter.core.advice import ENV_PLACEHOLDERS, capture_names, placeholders
 
     allowed = capture_names(entry) | set(ENV_PLACEHOLDERS)
     texts = [("title", entry.title)] + [("causes", c.text) for c in entry.causes]
@@ -69,7 +69,7 @@ def _placeholder_problems(entry: Entry) -> list[str]:
         texts += [("fixes", st.text) for st in fx.steps]
     out = []
     for field, text in texts:
-        for name in sorted(set(_PLACEHOLDER.findall(text)) - allowed):
+        for name in sorted(placeholders(text) - allowed):
             out.append(f"{field}: placeholder {{{name}}} is neither a capture group nor an environment field")
     return out
 
@@ -114,7 +114,7 @@ def explain(entry: Entry, log: str, trt_version: str | None = None) -> list[str]
     """Why the entry did or did not match `log`, signature by signature."""
     from troubleshooter.api import Engine, diagnose
     from troubleshooter.core.logs import level_ok, parse_line
-    from troubleshooter.core.ranking import _fires
+    from troubleshooter.core.ranking import fires
     from troubleshooter.core.regexes import compile_pattern
     from troubleshooter.kb.loader import KnowledgeBase
 
@@ -158,7 +158,7 @@ def explain(entry: Entry, log: str, trt_version: str | None = None) -> list[str]
         if hits is None:
             out.append("  => the entry does not fire: no trigger matched")
         else:
-            _ok, why = _fires(entry, hits)
+            _ok, why = fires(entry, hits)
             out.append(f"  => the entry does not fire: {why or 'no trigger matched'}")
     return out
 
