@@ -234,8 +234,9 @@ def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | 
                                          succeeded_at=build[0] if build is not None and build[1] else 0,
                                          near_miss=engine.suggester.near_miss)
     failure, first_error = _failure(diagnoses, unexplained, state.env.last_build, env)
-    return Report(
-        source=Source(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding, truncated=opened.truncated),
+    return Report.model_construct(
+        source=Source.model_construct(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding,
+                                      truncated=opened.truncated),
         environment=env,
         diagnoses=diagnoses,
         unexplained=unexplained,

@@ -109,11 +109,11 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 continue
             text = fill(step.text.strip(), vals)
             lang = (step.lang or "text").lower()
-            cmd = Command(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
-            detail.append(FixStep(text=text, command=cmd))
+            cmd = Command.model_construct(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
+            detail.append(FixStep.model_construct(text=text, command=cmd))
             steps.append(text + (f"\n{cmd.code}" if cmd else ""))
         if steps:
-            out.append(Fix(title=fill(fx.title, vals), steps=steps, detail=detail))
+            out.append(Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail))
     return out
 
 

@@ -235,7 +235,7 @@ class EnvCollector:
             sources.pop("platform", None)
         front = self.front_end[0] if self.front_end else self.origin_front_end
         opset = vals.pop("onnx_opset", None)
-        env = Environment(
+        env = Environment.model_construct(
             **vals,
             onnx_opset=int(opset) if opset else None,
             platform=platform,

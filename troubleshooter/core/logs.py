@@ -157,7 +157,7 @@ def strip_ansi(text: str) -> str:
 def parse_line(no: int, raw: str) -> LogLine:
     """Recognise wrappers and the severity of one line (without its line ending)."""
     level, origin, text, raw = parse_parts(raw)
-    return LogLine(no=no, level=level, origin=origin, text=text, raw=raw)
+    return LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw)
 
 
 def _combined_rules() -> tuple[re.Pattern[str], dict[str, tuple[str | None, str | None, bool]]]:

@@ -391,7 +391,8 @@ class Matcher:
         if not matches and not error and not neighbours:
             return _idle(origin), _NO_LINE, not timed_out
         info = _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
-        return info, functools.partial(LogLine, no=no, level=level, origin=origin, text=text, raw=raw), not timed_out
+        line_of = functools.partial(LogLine.model_construct, no=no, level=level, origin=origin, text=text, raw=raw)
+        return info, line_of, not timed_out
 
     def _run_signatures(self, state: MatchState, no: int, level: Level | None, text: str,
                         literals: list[str], skip: Collection[str] = ()) -> tuple[list[_Match], bool, bool]:
@@ -616,7 +617,7 @@ def _record(state: MatchState, cs: LazySignature, no: int, raw: str, groups: dic
         sh.first_line = no
     sh.last_line = no
     if len(sh.evidence) < MAX_EVIDENCE:
-        sh.evidence.append(Evidence(line=no, text=raw, signature=cs.sig.id, role=cs.sig.role))
+        sh.evidence.append(Evidence.model_construct(line=no, text=raw, signature=cs.sig.id, role=cs.sig.role))
     if not sh.captures and groups:
         sh.captures = dict(groups)
     for k, v in groups.items():

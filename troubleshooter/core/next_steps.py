@@ -50,11 +50,11 @@ def first_error_steps(payload: str, env: Environment) -> list[FixStep]:
                                                        "the TensorRT, CUDA and driver versions, the GPU, ")
                    + "the OS or container, and the ONNX model (or the reduced one).")
     return [
-        FixStep(text="Capture the whole run at verbose level and run trt-why on it: the lines just before this "
+        FixStep.model_construct(text="Capture the whole run at verbose level and run trt-why on it: the lines just before this "
                      "one usually name the layer or the call.",
-                command=Command(lang="bash", code=f"{verbose}\ntrt-why build.log")),
-        FixStep(text="If it fails while building from an ONNX model: shrink the model to the part that still "
+                command=Command.model_construct(lang="bash", code=f"{verbose}\ntrt-why build.log")),
+        FixStep.model_construct(text="If it fails while building from an ONNX model: shrink the model to the part that still "
                      "fails with this error.",
-                command=Command(lang="bash", code=reduce_cmd)),
-        FixStep(text=report_text),
+                command=Command.model_construct(lang="bash", code=reduce_cmd)),
+        FixStep.model_construct(text=report_text),
     ]

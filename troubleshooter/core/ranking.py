@@ -147,16 +147,16 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     # A cause tied to a signature that matched (`when:`) is the specific one: it comes first.
     picked = [c for c in entry.causes if c.when and any(sid in hits.by_sig for sid in c.when)]
     picked += [c for c in entry.causes if not c.when]
-    causes = [CauseOut(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
+    causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
     advice, status = advice_for(entry, env, vals)
-    all_advice = [RangeAdvice(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
+    all_advice = [RangeAdvice.model_construct(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
                   for a in entry.version_advice]
     asks = list(entry.asks)
     if env.tensorrt_version is not None:
         asks = [a for a in asks if "TensorRT version" not in a]
     if env.tensorrt_version is None and entry.version_advice:
         asks = ["the TensorRT version (pass --trt-version X)"] + [a for a in asks if "TensorRT version" not in a]
-    return Diagnosis(
+    return Diagnosis.model_construct(
         id=entry.id,
         title=fill(entry.title, vals),
         severity=severity,
@@ -224,7 +224,7 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
             kept.append(d)
             continue
         idx = kept.index(owner)
-        alt = Alternative(id=d.id, title=d.title, confidence=d.confidence)
+        alt = Alternative.model_construct(id=d.id, title=d.title, confidence=d.confidence)
         kept[idx] = owner.model_copy(update={"alternatives": [*owner.alternatives, alt]})
     # Cascades: folded under the first specific error as its consequences.
     root = next((d for d in kept if d.severity == "error" and not d.cascade), None)

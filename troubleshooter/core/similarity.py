@@ -60,7 +60,7 @@ def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], 
         trigger = next(s for s in entry.match.signatures if s.role == "trigger")
         hits = EntryHits(by_sig={trigger.id: SignatureHits(
             count=u.count, first_line=u.line, last_line=u.line,
-            evidence=[Evidence(line=u.line, text=u.text, signature=trigger.id, role="trigger")])})
+            evidence=[Evidence.model_construct(line=u.line, text=u.text, signature=trigger.id, role="trigger")])})
         d = build_diagnosis(entry, hits, env)
         found.append(d.model_copy(update={
             "matched_by": "similarity",

@@ -105,7 +105,7 @@ class Suggester:
             if key not in best or score > best[key][0]:
                 best[key] = (float(score), idx)
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
-        return [Suggestion(id=k, title=self.titles[k], score=round(s, 1), example=self.lines[i])
+        return [Suggestion.model_construct(id=k, title=self.titles[k], score=round(s, 1), example=self.lines[i])
                 for k, (s, i) in ranked]
 
     def near_miss(self, entry_id: str, text: str) -> float:
@@ -140,7 +140,8 @@ class Suggester:
             k = self.keys[idx]
             scores[k] = max(scores[k], scores[k] * 0.7 + float(s) * 0.3)
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-        return [Suggestion(id=k, title=self.titles[k], score=round(min(s, 100.0), 1)) for k, s in ranked if s > 45]
+        return [Suggestion.model_construct(id=k, title=self.titles[k], score=round(min(s, 100.0), 1))
+                for k, s in ranked if s > 45]
 
 
 def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses: Sequence[Diagnosis],
@@ -173,6 +174,6 @@ def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses
     out: list[Unexplained] = []
     for lines in list(groups.values())[:MAX_UNEXPLAINED]:
         first = lines[0]
-        out.append(Unexplained(line=first.no, text=first.raw, count=len(lines),
+        out.append(Unexplained.model_construct(line=first.no, text=first.raw, count=len(lines),
                                similar=suggester.similar(first.text, exclude=sorted(diagnosed))))
     return out

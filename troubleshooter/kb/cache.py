@@ -15,14 +15,20 @@ read or written is simply ignored; TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACH
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
 import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from types import UnionType
+from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel
 
 from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
+
+M = TypeVar("M", bound=BaseModel)
 
 CACHE_VERSION = "2"
 KEEP_FILES = 8
@@ -108,13 +114,47 @@ def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
         data = json.loads(path.read_bytes())
         from troubleshooter.kb.schema import Entry
 
-        entries = [Entry.model_validate(e) for e in data["entries"]]
+        entries = [trusted(Entry, e) for e in data["entries"]]
         problems = [KBProblem(p["path"], p["message"]) for p in data["problems"]]
         literals = {str(k): [str(x) for x in v] for k, v in data["literals"].items()}
         required = {str(k): [str(x) for x in v] for k, v in data["required"].items()}
         return KnowledgeBase(entries, problems, data["digest"], data["origins"]), Derived(literals, required)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def trusted(cls: type[M], data: Any) -> M:
+    """A model rebuilt from its own `model_dump(mode="json")`, without validating it again.
+
+    The cache holds entries that were validated when it was written, by this very code (the cache key
+    hashes the package's files): validating them again would build pydantic's validators for the whole
+    KB schema on every run, the larger part of loading the KB. Raises KeyError/TypeError/ValueError on a
+    cache that does not have the shape this code writes (the caller then reads the YAML)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{cls.__name__}: not an object")
+    values: dict[str, Any] = {}
+    for name, info in cls.model_fields.items():
+        if name in data:
+            values[name] = _trusted_value(info.annotation, data[name])
+    return cls.model_construct(**values)
+
+
+def _trusted_value(annotation: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin = get_origin(annotation)
+    if origin in (Union, UnionType):
+        inner = [a for a in get_args(annotation) if a is not type(None)]
+        return _trusted_value(inner[0], value) if len(inner) == 1 else value
+    if origin is list:
+        (item,) = get_args(annotation)
+        return [_trusted_value(item, v) for v in value]
+    if isinstance(annotation, type):
+        if issubclass(annotation, BaseModel):
+            return trusted(annotation, value)
+        if annotation is dt.date:
+            return dt.date.fromisoformat(value)
+    return value
 
 
 def _write(path: Path, kb: KnowledgeBase, derived: Derived) -> None:
