@@ -134,3 +134,30 @@ def test_old_cache_files_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
     cache.load_kb_and_literals()
     assert len(list(folder.glob("kb-*.json"))) <= cache.KEEP_FILES
+
+
+def test_cached_entries_are_the_validated_ones() -> None:
+    """The cache rebuilds entries without validating them again: every built-in entry comes back equal,
+    field for field (dates, nested models, optional fields), and dumps to the same JSON."""
+    from troubleshooter.kb.schema import Entry
+
+    kb = load_folders([builtin_kb_dir()])
+    for entry in kb.entries:
+        dumped = entry.model_dump(mode="json")
+        rebuilt = cache.trusted(Entry, dumped)
+        assert rebuilt == entry, entry.id
+        assert rebuilt.model_dump(mode="json") == dumped, entry.id
+        assert type(rebuilt.last_verified) is type(entry.last_verified)
+
+
+def test_a_cache_of_another_shape_is_read_from_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Valid JSON of the wrong shape (another version's cache under the same name) is not trusted."""
+    monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
+    kb, _ = cache.load_kb_and_literals()
+    for f in (tmp_path / "cache" / "trt-why").glob("kb-*.json"):
+        data = json.loads(f.read_text())
+        data["entries"][0]["last_verified"] = "yesterday"
+        f.write_text(json.dumps(data))
+    again, derived = cache.load_kb_and_literals()
+    assert again.entries == kb.entries and derived is not None
