@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
 from troubleshooter.core.ranking import rank
 from troubleshooter.core.regexes import MATCH_TIMEOUT
-from troubleshooter.core.versions import normalise
+from troubleshooter.core.versions import KNOWN_RELEASES, normalise
 from troubleshooter.envvars import env_seconds
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from troubleshooter.kb.cache import Derived
     from troubleshooter.lint.report import LintReport
     from troubleshooter.scan.ingest import Opened
+
+__all__ = ["KNOWN_RELEASES", "PLATFORMS", "Engine", "Options", "check_trt_version", "diagnose", "diagnose_path",
+           "diagnose_stream", "get_engine", "lint", "load_kb", "unexplained_key"]
+"""The public API (`KNOWN_RELEASES`: the TensorRT releases the version advice knows, newest last)."""
 
 Progress = Callable[[int], None]
 
