@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from troubleshooter.errors import InputError, KBError, LintError, TroubleshooterError
 
 if TYPE_CHECKING:
-    from troubleshooter.api import diagnose, diagnose_path, diagnose_stream, get_engine, lint, load_kb
+    from troubleshooter.api import Options, diagnose, diagnose_path, diagnose_stream, get_engine, lint, load_kb
     from troubleshooter.models import Diagnosis, Environment, Evidence, Report, Suggestion, Unexplained
 
 # The API and the models load on first use (PEP 562): `trt-why` starts without pydantic until main()
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "diagnose": "troubleshooter.api", "diagnose_path": "troubleshooter.api", "diagnose_stream": "troubleshooter.api",
     "get_engine": "troubleshooter.api", "lint": "troubleshooter.api", "load_kb": "troubleshooter.api",
+    "Options": "troubleshooter.api",
     "Diagnosis": "troubleshooter.models", "Environment": "troubleshooter.models", "Evidence": "troubleshooter.models",
     "Report": "troubleshooter.models", "Suggestion": "troubleshooter.models", "Unexplained": "troubleshooter.models",
 }
@@ -38,7 +39,7 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 __all__ = [
-    "Diagnosis", "Environment", "Evidence", "InputError", "KBError", "LintError", "Report", "Suggestion",
+    "Diagnosis", "Environment", "Evidence", "InputError", "KBError", "LintError", "Options", "Report", "Suggestion",
     "TroubleshooterError", "Unexplained", "__version__", "diagnose", "diagnose_path", "diagnose_stream",
     "get_engine", "lint", "load_kb",
 ]
