@@ -14,15 +14,17 @@ from troubleshooter.evaluate import EvalResult, evaluate, label_of, load_expecta
 REAL = Path(__file__).resolve().parent.parent / "sample_logs" / "real"
 
 # Floors (issue #13's targets where they are met; otherwise the figure measured, to be raised as the
-# engine improves: see README "Accuracy"). Measured 2026-11-25: top-1 99.1 %, top-3 99.1 %, seen 100 %,
-# uncovered 100 %, unresolved 99.0 % (two must_not violations, not misses of the failure).
-TOP1 = 0.98
-TOP3 = 0.98
+# engine improves: see README "Accuracy"). Measured 2026-11-25: top-1 99.5 %, top-3 99.5 %, seen 100 %,
+# uncovered 100 %, unresolved 99.5 % (one must_not violation, t-trt11-removed-quantization-apis-trt-4357, whose
+# lines are those of a log labelled with that entry; not a miss of the failure). The two top-1 misses are pastes
+# that hold only the consequence (u-ort-21415, u-other-pytorch_onnx_tensorrt-1).
+TOP1 = 0.995
+TOP3 = 0.995
 SEEN = 1.0
 """Share of failing logs whose paste shows the failure that exit 1: every one (issue #14). Pastes that
 show no failure (cut before it, a hang, a wrong result) say `failure_in_paste: false` and are counted apart."""
-UNCOVERED_OK = 0.98
-UNRESOLVED_SEEN = 0.98
+UNCOVERED_OK = 1.0
+UNRESOLVED_SEEN = 0.995
 MAX_NOT_IN_PASTE = 8
 """Failing logs whose paste shows no failure: a ceiling, so that the exemption cannot grow unnoticed."""
 
