@@ -1,30 +1,74 @@
-"""core/versions.py: the one TensorRT version parser."""
+"""core/versions.py: the one TensorRT version parser, shared by diagnose, lint and the TUI."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from troubleshooter import api
 from troubleshooter.core.versions import KNOWN_RELEASES, in_range, normalise, parse_version
+from troubleshooter.errors import InputError, LintError
+
+# (text, parse_version, normalise): the accepted forms and what each reads as; None: not a version.
+VERSIONS: list[tuple[str, str | None, str | None]] = [
+    ("8.6.1", "8.6.1", "8.6.1"),
+    ("8.6", "8.6", "8.6"),
+    ("10", "10", "10"),
+    ("11.0", "11.0", "11.0"),
+    ("v8.6.1", "8.6.1", "8.6.1"),
+    ("V10.3", "10.3", "10.3"),
+    ("TensorRT 8.6.1", "8.6.1", "8.6.1"),
+    ("TensorRT-10.3.0.26", "10.3.0.26", "10.3.0"),
+    ("8.6.1 GA", "8.6.1", "8.6.1"),
+    ("  8.6.1 GA ", "8.6.1", "8.6.1"),
+    ("10.0.0 EA", "10.0.0", "10.0.0"),
+    ("8.6.1.6", "8.6.1.6", "8.6.1"),  # the build number
+    ("10.3.0.26", "10.3.0.26", "10.3.0"),
+    ("8.6.1-1+cuda12.0", "8.6.1", "8.6.1"),  # apt: the package revision and CUDA are not TensorRT's version
+    ("8.6.1.6-1+cuda12.0", "8.6.1.6", "8.6.1"),
+    ("10.3.0.26-1+cuda12.5", "10.3.0.26", "10.3.0"),
+    ("8.6.1.6-1.cuda12.0", "8.6.1.6", "8.6.1"),  # rpm
+    ("10.0.0b6", "10.0.0", "10.0.0"),  # pip pre-release: TensorRT 10.0 EA counts as 10.0.0
+    ("8.6.1.post1", "8.6.1", "8.6.1"),
+    ("8601", "8.6.1", "8.6.1"),  # the integer TensorRT prints: [TensorRT v8601]
+    ("TensorRT v8601", "8.6.1", "8.6.1"),
+    ("v100300", "10.3.0", "10.3.0"),
+    ("abc", None, None),
+    ("latest", None, None),
+    ("GA", None, None),
+    ("8.x", None, None),
+    ("1e5", None, None),
+    ("x8.6", None, None),
+    ("8.6.1abc", None, None),
+    ("8.6.1.6.2", None, None),
+    ("861", None, None),  # neither a major version nor the integer form
+    ("86010", None, None),
+    ("10-3", None, None),
+    ("8.6.1 (JetPack 5.1)", None, None),
+]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("8.6.1.6", "8.6.1.6"), ("v10.3", "10.3"), ("10.3.0.26", "10.3.0.26"), ("  8.6.1 GA", "8.6.1"),
-    ("8.6.1-1+cuda12.0", "8.6.1"), ("11.0", "11.0"),
-])
-def test_versions_in_the_forms_logs_and_users_give_them(text: str, expected: str) -> None:
-    v = parse_version(text)
-    assert v is not None and str(v) == expected
+@pytest.mark.parametrize(("text", "version", "canonical"), VERSIONS, ids=[t for t, _v, _c in VERSIONS])
+def test_the_accepted_forms(text: str, version: str | None, canonical: str | None) -> None:
+    parsed = parse_version(text)
+    assert (str(parsed) if parsed is not None else None) == version
+    assert normalise(text) == canonical
 
 
-@pytest.mark.parametrize("text", ["", None, "latest", "GA", "x8.6"])
-def test_anything_else_is_not_a_version(text: str | None) -> None:
+@pytest.mark.parametrize("text", ["", None])
+def test_nothing_is_not_a_version(text: str | None) -> None:
     assert parse_version(text) is None
 
 
-def test_normalise_keeps_major_minor_patch() -> None:
-    assert normalise("8.6.1.6") == "8.6.1"
-    assert normalise("10.3") == "10.3"
-    assert normalise("not a version") is None
+def test_the_version_holds_release_numbers_only() -> None:
+    """No pre-release or local part survives: comparisons read as TensorRT releases."""
+    for text in ("10.0.0b6", "8.6.1-1+cuda12.0", "8.6.1.post1"):
+        v = parse_version(text)
+        assert v is not None and not v.is_prerelease and not v.is_postrelease and v.local is None
+    assert in_range("10.0.0b6", ">=10") is True
+    assert in_range("8.6.1-1+cuda12.0", "<8.6.2") is True  # not 8.6.1.post1
+    assert in_range("8601", ">=8.6,<9") is True
 
 
 @pytest.mark.parametrize(("version", "spec", "expected"), [
@@ -44,3 +88,57 @@ def test_in_range_says_unknown_rather_than_guess() -> None:
 def test_known_releases_are_versions_in_order() -> None:
     parsed = [parse_version(r) for r in KNOWN_RELEASES]
     assert all(parsed) and parsed == sorted(parsed)  # type: ignore[type-var]
+
+
+# -- diagnose and lint read versions the same way --------------------------------------------------------
+
+def _diagnosed(text: str) -> str | None:
+    """What diagnose reports as the TensorRT version given on the command line (None: refused)."""
+    try:
+        report = api.diagnose("[E] Error Code 2: Internal Error (something failed)\n", trt_version=text)
+    except InputError:
+        return None
+    return report.environment.tensorrt_version
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g", [x], [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = tmp_path_factory.mktemp("model") / "model.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def _linted(model: Path, text: str) -> str | None:
+    """What lint reports as the target TensorRT version (None: refused)."""
+    from troubleshooter.lint.engine import lint
+
+    try:
+        return lint(model, trt_version=text).trt_version
+    except LintError:
+        return None
+
+
+def test_diagnose_and_lint_agree_on_every_version(tiny_model: Path) -> None:
+    for text, version, canonical in VERSIONS:
+        assert _diagnosed(text) == canonical, text
+        assert _linted(tiny_model, text) == version, text
+        if canonical is None:  # api.check_trt_version: what the TUI calls
+            with pytest.raises(InputError):
+                api.check_trt_version(text)
+        else:
+            assert api.check_trt_version(text) == canonical
+
+
+def test_no_version_given_is_no_error(tiny_model: Path) -> None:
+    from troubleshooter.lint.engine import lint
+
+    assert lint(tiny_model, trt_version="").trt_version is None
+    assert lint(tiny_model, trt_version=None).trt_version is None

@@ -155,10 +155,25 @@ def test_findings_are_sorted_most_serious_first(lint_model) -> None:  # type: ig
     assert [f.model_dump() for f in again.findings] == [f.model_dump() for f in report.findings]
 
 
-def test_invalid_trt_version(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("text", ["latest", "8.x", "1e5", "8.6.1abc", "861"])
+def test_invalid_trt_version(tmp_path, text) -> None:  # type: ignore[no-untyped-def]
     path = fx.save(fx.conv(), tmp_path)
     with pytest.raises(LintError, match="trt-version"):
-        lint_path(path, trt_version="latest")
+        lint_path(path, trt_version=text)
+
+
+@pytest.mark.parametrize(("text", "shown", "old"), [
+    ("8.6.1 GA", "8.6.1", True), ("TensorRT 8.6.1", "8.6.1", True), ("8601", "8.6.1", True),
+    ("8.6.1-1+cuda12.0", "8.6.1", True), ("8.6.1.6-1+cuda12.0", "8.6.1.6", True), ("v10.3.0.26", "10.3.0.26", False),
+    ("10.0.0b6", "10.0.0", False), ("TensorRT v100300", "10.3.0", False),
+])
+def test_trt_version_forms_diagnose_accepts(text, shown, old, lint_model) -> None:  # type: ignore[no-untyped-def]
+    """lint reads --trt-version with diagnose's parser (core/versions.py): apt, pip, banner and labelled forms.
+    An apt version is not a post-release (8.6.1-1 is 8.6.1) and a pip pre-release of 10.0 is a 10.x."""
+    report = lint_model(fx.qdq_conv(deconv=True, w_axis=1), trt_version=text)
+    assert report.trt_version == shown
+    message = _rules(report, "qdq-deconv-weight-axis")[0].message
+    assert ("does not support" in message) is old and ("unconfirmed" in message) is not old
 
 
 def test_zero_scale_names_the_channel(lint_model) -> None:  # type: ignore[no-untyped-def]

@@ -14,18 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from troubleshooter.core import regex_syntax as rs
 from troubleshooter.core.logs import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature
-
-try:  # Python 3.11+
-    from re import _constants as sre_c  # type: ignore[attr-defined]
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as sre_c  # type: ignore[no-redef, unused-ignore]
-    import sre_parse  # type: ignore[no-redef, unused-ignore]
-
 
 MIN_LITERAL = 4
 """A derived prefilter literal shorter than this is too common to be useful."""
@@ -253,7 +246,59 @@ def _best(cands: list[list[str]]) -> list[str] | None:
     return max(good, key=lambda c: (min(len(x) for x in c), -len(c)))
 
 
-def _literals_of(items: Any) -> list[str] | None:
+# -- walks over the parsed regex (core/regex_syntax.py: the `regex` module's own syntax) ---------------
+
+_OPEN_GROUPS = frozenset({"capture", "group", "branch-reset"})
+"""Groups that only gather their items (no atomicity, no look-around)."""
+_MATCHING_GROUPS = _OPEN_GROUPS | {"atomic"}
+"""Groups whose items are part of the match."""
+
+
+def _tree(pattern: str, flags: int = 0) -> rs.Seq | None:
+    """The pattern's tree, or None when it cannot be read (then nothing is derived from it)."""
+    try:
+        return rs.parse(pattern, flags).root
+    except (rs.RegexSyntaxError, RecursionError):
+        return None
+
+
+def _same(a: rs.Node, b: rs.Node) -> bool:
+    if isinstance(a, rs.Char) and isinstance(b, rs.Char) and a.exact is not None:
+        return a.exact == b.exact
+    return a == b
+
+
+def _seq(node: rs.Node) -> list[rs.Node]:
+    """The items of a sequence as every walk reads them: a non-capturing group's items in line with
+    their neighbours ('calibrator\\.(?:cu|cpp)' holds 'calibrator.c'), and an alternation's common
+    leading items in front of it ('foo bar|foo baz' reads as 'foo ba(?:r|z)'): every match holds them."""
+    out: list[rs.Node] = []
+    for item in _hoisted(node):
+        if isinstance(item, rs.Group) and item.kind == "group":
+            out += _seq(item.body)
+        else:
+            out.append(item)
+    return out
+
+
+def _hoisted(node: rs.Node) -> list[rs.Node]:
+    items = list(rs.items(node))
+    if len(items) != 1 or not isinstance(items[0], rs.Alt):
+        return items
+    branches = [list(b.items) for b in items[0].branches]
+    prefix: list[rs.Node] = []
+    while all(branches) and all(_same(b[0], branches[0][0]) for b in branches[1:]):
+        prefix.append(branches[0][0])
+        for b in branches:
+            del b[0]
+    if not prefix:
+        return items
+    return [*prefix, rs.Alt(tuple(rs.Seq(tuple(b)) for b in branches))]
+
+
+def _literals_of(node: rs.Node) -> list[str] | None:
+    """Strings of which every match of the node holds one (runs of case-sensitive literal characters;
+    groups, required repeats and alternations whose every branch has some)."""
     cands: list[list[str]] = []
     run: list[str] = []
 
@@ -262,42 +307,32 @@ def _literals_of(items: Any) -> list[str] | None:
             cands.append(["".join(run)])
             run.clear()
 
-    for op, av in items:
-        if op is sre_c.LITERAL:
-            run.append(chr(av))
+    for item in _seq(node):
+        if isinstance(item, rs.Char) and item.exact is not None:
+            run.append(item.exact)
             continue
         flush()
-        if op is sre_c.SUBPATTERN:
-            sub = _literals_of(av[-1])
-            if sub:
-                cands.append(sub)
-        elif op is sre_c.BRANCH:
-            alts = [_literals_of(b) for b in av[1]]
+        sub: list[str] | None = None
+        if isinstance(item, rs.Group) and item.kind in _MATCHING_GROUPS:
+            sub = _literals_of(item.body)
+        elif isinstance(item, rs.Alt):
+            alts = [_literals_of(b) for b in item.branches]
             if alts and all(alts):
-                cands.append([x for a in alts for x in a])  # type: ignore[union-attr]
-        elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT) or getattr(sre_c, "POSSESSIVE_REPEAT", None) is op:
-            lo, _hi, sub = av
-            if lo >= 1:
-                s = _literals_of(sub)
-                if s:
-                    cands.append(s)
-        elif getattr(sre_c, "ATOMIC_GROUP", None) is op:
-            s = _literals_of(av)
-            if s:
-                cands.append(s)
+                sub = [x for a in alts for x in a or ()]
+        elif isinstance(item, rs.Repeat) and item.lo >= 1:
+            sub = _literals_of(item.body)
+        if sub:
+            cands.append(sub)
     flush()
     return _best(cands)
 
 
 def derive_literals(pattern: str) -> list[str] | None:
     """Literals of which every match contains at least one, or None if none can be derived."""
-    try:
-        tree = sre_parse.parse(pattern)
-    except (re.error, Exception):
+    tree = _tree(pattern)
+    if tree is None:
         return None
-    if tree.state.flags & re.IGNORECASE:
-        return None
-    lits = _literals_of(list(tree))
+    lits = _literals_of(tree)
     if not lits or min(len(x) for x in lits) < MIN_LITERAL:
         return None
     return sorted(set(lits))
@@ -306,20 +341,16 @@ def derive_literals(pattern: str) -> list[str] | None:
 def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
     """The literal runs (of `min_length`+ characters) that every match of the pattern contains.
 
-    Walks the pattern's top-level sequence (and the groups and repeats it must go through); a branch,
-    an optional part or anything case-insensitive contributes nothing. Empty when the pattern does not
-    parse as a `re` pattern (the `regex` module's own syntax): then no shortcut is taken.
+    Walks the pattern's top-level sequence (and the groups and repeats it must go through); a branch
+    (beyond what all its alternatives start with), an optional part or anything case-insensitive
+    contributes nothing. Empty when the pattern cannot be read: then no shortcut is taken.
     """
-    c = sre_c
-    try:
-        tree = sre_parse.parse(pattern)
-    except Exception:
-        return ()
-    if tree.state.flags & (re.IGNORECASE | re.VERBOSE):
+    tree = _tree(pattern)
+    if tree is None:
         return ()
     runs: list[str] = []
 
-    def walk(items: Any) -> None:
+    def walk(node: rs.Node) -> None:
         run: list[str] = []
 
         def flush() -> None:
@@ -327,24 +358,17 @@ def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
                 runs.append("".join(run))
             run.clear()
 
-        for op, av in items:
-            if op is c.LITERAL:
-                run.append(chr(av))
+        for item in _seq(node):
+            if isinstance(item, rs.Char) and item.exact is not None:
+                run.append(item.exact)
                 continue
             flush()
-            if op is c.SUBPATTERN:
-                _group, add_flags, _del, sub = av
-                if not add_flags & (re.IGNORECASE | re.VERBOSE):
-                    walk(sub)
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or getattr(c, "POSSESSIVE_REPEAT", None) is op:
-                lo, _hi, sub = av
-                if lo >= 1:
-                    walk(sub)
-            elif getattr(c, "ATOMIC_GROUP", None) is op:
-                walk(av)
+            if (isinstance(item, rs.Group) and item.kind in _MATCHING_GROUPS) or (
+                    isinstance(item, rs.Repeat) and item.lo >= 1):
+                walk(item.body)
         flush()
 
-    walk(list(tree))
+    walk(tree)
     return tuple(dict.fromkeys(runs))
 
 
@@ -368,167 +392,102 @@ _MAX_PUMPS = 48
 """At most this many adversarial inputs per repeat position (the input list stays short)."""
 
 
-def _category_has(name: str, ch: str) -> bool:
-    if "DIGIT" in name:
-        hit = ch.isdigit()
-    elif "SPACE" in name:
-        hit = ch.isspace()
-    elif "WORD" in name:
-        hit = ch.isalnum() or ch == "_"
-    elif "LINEBREAK" in name:
-        hit = ch == "\n"
-    else:
-        return False
-    return not hit if "NOT" in name else hit
-
-
-def _in_set(ch: str, items: Any) -> bool:
-    """Does a character class (sre IN items) accept ch?"""
-    negate = False
-    hit = False
-    for op, av in items:
-        if op is sre_c.NEGATE:
-            negate = True
-        elif op is sre_c.LITERAL:
-            hit = hit or ord(ch) == av
-        elif op is sre_c.RANGE:
-            hit = hit or av[0] <= ord(ch) <= av[1]
-        elif op is sre_c.CATEGORY:
-            hit = hit or _category_has(str(av), ch)
-    return hit != negate
-
-
-def _accepts(op: Any, av: Any, ch: str) -> bool:
-    """Does one single-character item accept ch?"""
-    if op is sre_c.LITERAL:
-        return bool(ord(ch) == av)
-    if op is sre_c.NOT_LITERAL:
-        return bool(ord(ch) != av)
-    if op is sre_c.ANY:
-        return ch != "\n"
-    if op is sre_c.IN:
-        return _in_set(ch, av)
-    return False
-
-
-def _body(op: Any, av: Any) -> Any:
-    """The sub-sequence of a group-like item, or None."""
-    if op is sre_c.SUBPATTERN:
-        return av[-1]
-    if getattr(sre_c, "ATOMIC_GROUP", None) is op:
-        return av
-    return None
-
-
-def _is_repeat(op: Any) -> bool:
-    return op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT) or getattr(sre_c, "POSSESSIVE_REPEAT", None) is op
-
-
-def _witness(items: Any, depth: int = 0) -> str:
-    """A short string the item sequence matches (best effort: look-arounds and anchors give '')."""
+def _witness(node: rs.Node, depth: int = 0) -> str:
+    """A short string the node matches (best effort: look-arounds and anchors give '')."""
     if depth > 50:
         return ""
     out: list[str] = []
-    for op, av in items:
-        if op is sre_c.LITERAL:
-            out.append(chr(av))
-        elif op in (sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
-            out.append(next((ch for ch in _PROBE_CHARS if _accepts(op, av, ch)), "a"))
-        elif _body(op, av) is not None:
-            out.append(_witness(_body(op, av), depth + 1))
-        elif op is sre_c.BRANCH:
-            out.append(_witness(av[1][0], depth + 1) if av[1] else "")
-        elif _is_repeat(op):
-            lo, _hi, sub = av
-            out.append(_witness(sub, depth + 1) * min(lo, 64))
+    for item in _seq(node):
+        if isinstance(item, rs.Char):
+            out.append(item.literal if item.literal is not None
+                       else next((ch for ch in _PROBE_CHARS if item.accepts(ch)), "a"))
+        elif isinstance(item, rs.Group) and item.kind in _MATCHING_GROUPS:
+            out.append(_witness(item.body, depth + 1))
+        elif isinstance(item, rs.Alt):
+            out.append(_witness(item.branches[0], depth + 1) if item.branches else "")
+        elif isinstance(item, rs.Repeat):
+            out.append(_witness(item.body, depth + 1) * min(item.lo, 64))
+        elif isinstance(item, rs.Opaque) and item.body is not None:  # fuzzy: the exact match is one
+            out.append(_witness(item.body, depth + 1))
     return "".join(out)
 
 
-def _chars_in(items: Any, out: set[str], depth: int = 0) -> None:
-    """Every probe character some single-character item of the sequence (at any depth) accepts."""
+def _parts(item: rs.Node) -> tuple[rs.Node, ...]:
+    """What a node matches with (groups that are part of the match, branches, repeated bodies)."""
+    if isinstance(item, rs.Group):
+        return (item.body,) if item.kind in _MATCHING_GROUPS else ()
+    if isinstance(item, rs.Alt):
+        return item.branches
+    if isinstance(item, rs.Repeat):
+        return (item.body,)
+    if isinstance(item, rs.Opaque) and item.body is not None:
+        return (item.body,)
+    if isinstance(item, rs.Conditional):
+        return (item.yes,) if item.no is None else (item.yes, item.no)
+    return ()
+
+
+def _chars_in(node: rs.Node, out: set[str], depth: int = 0) -> None:
+    """Every probe character some single-character item of the node (at any depth) accepts."""
     if depth > 50:
         return
-    for op, av in items:
-        if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
-            out.update(ch for ch in _PROBE_CHARS if _accepts(op, av, ch))
-            if op is sre_c.LITERAL:
-                out.add(chr(av))
-        elif _body(op, av) is not None:
-            _chars_in(_body(op, av), out, depth + 1)
-        elif op is sre_c.BRANCH:
-            for alt in av[1]:
-                _chars_in(alt, out, depth + 1)
-        elif _is_repeat(op):
-            _chars_in(av[2], out, depth + 1)
+    for item in _seq(node):
+        if isinstance(item, rs.Char):
+            out.update(ch for ch in _PROBE_CHARS if item.accepts(ch))
+            if item.literal is not None:
+                out.add(item.literal)
+        for part in _parts(item):
+            _chars_in(part, out, depth + 1)
 
 
-def _repeat_sites(items: Any, prefix: str, out: list[tuple[str, Any]], depth: int = 0) -> None:
+def _repeat_sites(node: rs.Node, prefix: str, out: list[tuple[str, rs.Node]], depth: int = 0) -> None:
     """(text leading up to the repeat, repeat body) for every unbounded or long repeat."""
     if depth > 50:
         return
     lead = prefix
-    for op, av in items:
-        if _is_repeat(op):
-            _lo, hi, sub = av
-            if hi is sre_c.MAXREPEAT or hi > 16:
-                out.append((lead, sub))
-            _repeat_sites(sub, lead, out, depth + 1)
-        elif _body(op, av) is not None:
-            _repeat_sites(_body(op, av), lead, out, depth + 1)
-        elif op is sre_c.BRANCH:
-            for alt in av[1]:
-                _repeat_sites(alt, lead, out, depth + 1)
-        lead += _witness([(op, av)])
+    for item in _seq(node):
+        if isinstance(item, rs.Repeat) and (item.hi is None or item.hi > 16):
+            out.append((lead, item.body))
+        for part in _parts(item):
+            _repeat_sites(part, lead, out, depth + 1)
+        lead += _witness(item)
 
 
-_NAMED_GROUP = re.compile(r"(?<!\\)\(\?P?<(?![=!])\w+>")
-
-
-def _parse(pattern: str) -> Any:
-    """The sre parse tree, or None for syntax only the `regex` module knows (\\p{..}, ...)."""
-    for candidate in (pattern, _NAMED_GROUP.sub("(?:", pattern)):  # regex allows repeated group names
-        try:
-            return list(sre_parse.parse(candidate))
-        except Exception:
-            continue
-    return None
-
-
-def _single_items(items: Any, out: list[tuple[Any, Any]], depth: int = 0) -> None:
+def _single_items(node: rs.Node, out: list[rs.Char], depth: int = 0) -> None:
     """Every single-character item (literal, class, dot) of the tree."""
     if depth > 50:
         return
-    for op, av in items:
-        if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
-            out.append((op, av))
-        elif _body(op, av) is not None:
-            _single_items(_body(op, av), out, depth + 1)
-        elif op is sre_c.BRANCH:
-            for alt in av[1]:
-                _single_items(alt, out, depth + 1)
-        elif _is_repeat(op):
-            _single_items(av[2], out, depth + 1)
+    for item in _seq(node):
+        if isinstance(item, rs.Char):
+            out.append(item)
+        for part in _parts(item):
+            _single_items(part, out, depth + 1)
 
 
-def _representatives(tree: Any, chars: set[str]) -> list[str]:
+def _representatives(tree: rs.Node, chars: set[str]) -> list[str]:
     """One character per behaviour: two characters every item of the pattern treats alike pump alike."""
-    items: list[tuple[Any, Any]] = []
+    items: list[rs.Char] = []
     _single_items(tree, items)
     seen: dict[tuple[bool, ...], str] = {}
     for ch in sorted(chars):
-        key = tuple(_accepts(op, av, ch) for op, av in items)
+        key = tuple(item.accepts(ch) for item in items)
         seen.setdefault(key, ch)
     return sorted(seen.values())
+
+
+def _sig_tree(sig: Signature) -> rs.Seq | None:
+    """The signature's regex read with the case flag it runs with."""
+    return _tree(sig.regex, rs.IGNORECASE if sig.ignore_case else 0)
 
 
 def adversarial_inputs(sig: Signature, length: int | None = None) -> list[str]:
     """Inputs built from the pattern: what leads up to each repeat, a long run of what it accepts, then a
     character nothing expects. Also the prefilter literal followed by such runs."""
     size = length or ADVERSARIAL_LENGTH
-    tree = _parse(sig.regex)
+    tree = _sig_tree(sig)
     inputs: list[str] = []
     if tree is not None:
-        sites: list[tuple[str, Any]] = []
+        sites: list[tuple[str, rs.Node]] = []
         _repeat_sites(tree, "", sites)
         for lead, body in sites[:_MAX_PUMPS]:
             chars: set[str] = set()
@@ -556,93 +515,109 @@ def adversarial_inputs(sig: Signature, length: int | None = None) -> list[str]:
     return list(dict.fromkeys(inputs))
 
 
-def _nullable(op: Any, av: Any, depth: int = 0) -> bool:
-    """Can this item match the empty string? (look-arounds and anchors: yes)"""
+def _nullable(item: rs.Node, depth: int = 0) -> bool:
+    """Can this node match the empty string? (look-arounds, anchors, back-references: yes)"""
     if depth > 50:
         return True
-    if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
+    if isinstance(item, rs.Char):
         return False
-    if _body(op, av) is not None:
-        return all(_nullable(o, a, depth + 1) for o, a in _body(op, av))
-    if op is sre_c.BRANCH:
-        return any(all(_nullable(o, a, depth + 1) for o, a in alt) for alt in av[1])
-    if _is_repeat(op):
-        return av[0] == 0 or all(_nullable(o, a, depth + 1) for o, a in av[2])
+    if isinstance(item, rs.Seq):
+        return all(_nullable(i, depth + 1) for i in item.items)
+    if isinstance(item, rs.Group) and item.kind in _MATCHING_GROUPS:
+        return _nullable(item.body, depth + 1)
+    if isinstance(item, rs.Alt):
+        return any(_nullable(b, depth + 1) for b in item.branches)
+    if isinstance(item, rs.Repeat):
+        return item.lo == 0 or _nullable(item.body, depth + 1)
     return True
 
 
-def _unbounded(op: Any, av: Any) -> bool:
-    return op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT) and (av[1] is sre_c.MAXREPEAT or av[1] > 16)
+def _unbounded(item: rs.Node) -> bool:
+    """A repeat that can backtrack over a long run (possessive repeats never give anything back)."""
+    return isinstance(item, rs.Repeat) and item.mode != "possessive" and (item.hi is None or item.hi > 16)
 
 
-def _inner_repeats(items: Any, out: list[Any], depth: int = 0) -> None:
-    """Unbounded, backtracking repeats inside a sequence (atomic groups and possessive repeats excluded)."""
+def _inner_repeats(node: rs.Node, out: list[rs.Node], depth: int = 0) -> None:
+    """Unbounded, backtracking repeats inside a node. Atomic groups, look-arounds and possessive repeats
+    are left out: each matches in one way only, whatever follows."""
     if depth > 50:
         return
-    for op, av in items:
-        if _unbounded(op, av):
-            out.append(av[2])
-        elif op is sre_c.SUBPATTERN:
-            _inner_repeats(av[-1], out, depth + 1)
-        elif op is sre_c.BRANCH:
-            for alt in av[1]:
-                _inner_repeats(alt, out, depth + 1)
-        elif _is_repeat(op):
-            _inner_repeats(av[2], out, depth + 1)
+    for item in _seq(node):
+        if isinstance(item, rs.Repeat):
+            if _unbounded(item):
+                out.append(item.body)
+            elif item.mode != "possessive":
+                _inner_repeats(item.body, out, depth + 1)
+        elif isinstance(item, rs.Group):
+            if item.kind in _OPEN_GROUPS:
+                _inner_repeats(item.body, out, depth + 1)
+        else:
+            for part in _parts(item):
+                _inner_repeats(part, out, depth + 1)
 
 
-def _item_chars(op: Any, av: Any) -> set[str]:
+def _item_chars(item: rs.Node) -> set[str]:
     chars: set[str] = set()
-    _chars_in([(op, av)], chars)
+    _chars_in(item, chars)
     return chars
 
 
-def _flatten(items: Any, depth: int = 0) -> list[tuple[Any, Any]]:
+def _flatten(node: rs.Node, depth: int = 0) -> list[rs.Node]:
     """A sequence with capture / non-capture groups of one alternative opened up."""
-    out: list[tuple[Any, Any]] = []
-    for op, av in items:
-        if op is sre_c.SUBPATTERN and depth < 50:
-            out += _flatten(av[-1], depth + 1)
+    out: list[rs.Node] = []
+    for item in _seq(node):
+        if isinstance(item, rs.Group) and item.kind in _OPEN_GROUPS and depth < 50:
+            out += _flatten(item.body, depth + 1)
         else:
-            out.append((op, av))
+            out.append(item)
     return out
 
 
-def _ambiguous_nesting(items: Any, depth: int = 0) -> str | None:
+def _unseparated(repeat: rs.Repeat) -> bool:
+    """Does the repeat's body hold an unbounded repeat with nothing forcing the iterations apart?"""
+    body = _flatten(repeat.body)
+    inner: list[rs.Node] = []
+    for item in body:
+        _inner_repeats(item, inner)
+    for sub in inner:
+        inner_chars: set[str] = set()
+        _chars_in(sub, inner_chars)
+        separated = any(not _nullable(i) and not _unbounded(i) and not (_item_chars(i) & inner_chars) for i in body)
+        if not separated:
+            return True
+    return False
+
+
+def _ambiguous_nesting(node: rs.Node, depth: int = 0, protected: bool = False) -> str | None:
     """The first unbounded repeat whose body holds another unbounded repeat with nothing forcing the
-    iterations apart, e.g. '(\\w+\\s?)+' or '(.*,)*' (but not '(\\d+\\.)+': the dot separates them)."""
+    iterations apart, e.g. '(\\w+\\s?)+' or '(.*,)*' (but not '(\\d+\\.)+': the dot separates them).
+
+    Atomic groups and possessive repeats never backtrack into what they matched: a repeat that ends one
+    (`protected`: '(?>(\\w+\\s?)+)', '(\\w+\\s?)++') is found in one pass, so only what lies inside it
+    can still backtrack ('(?>(\\w+\\s?)+x)' is refused)."""
     if depth > 50:
         return None
-    for op, av in items:
-        if _unbounded(op, av):
-            body = _flatten(av[2])
-            inner: list[Any] = []
-            _inner_repeats(body, inner)
-            for sub in inner:
-                inner_chars: set[str] = set()
-                _chars_in(sub, inner_chars)
-                separated = any(
-                    not _nullable(o, a) and not _unbounded(o, a) and not (_item_chars(o, a) & inner_chars)
-                    for o, a in body
-                )
-                if not separated:
-                    return "nested unbounded repeats"
-            found = _ambiguous_nesting(av[2], depth + 1)
-            if found:
-                return found
-        elif _body(op, av) is not None and getattr(sre_c, "ATOMIC_GROUP", None) is not op:
-            found = _ambiguous_nesting(_body(op, av), depth + 1)
-            if found:
-                return found
-        elif op is sre_c.BRANCH:
-            for alt in av[1]:
-                found = _ambiguous_nesting(alt, depth + 1)
-                if found:
-                    return found
-        elif _is_repeat(op) and getattr(sre_c, "POSSESSIVE_REPEAT", None) is not op:
-            found = _ambiguous_nesting(av[2], depth + 1)
-            if found:
-                return found
+    seq = _seq(node)
+    for i, item in enumerate(seq):
+        last = protected and i == len(seq) - 1
+        found: str | None = None
+        if isinstance(item, rs.Repeat):
+            if _unbounded(item) and not last and _unseparated(item):
+                return "nested unbounded repeats"
+            atomic = item.mode == "possessive" and item.lo <= 1
+            found = _ambiguous_nesting(item.body, depth + 1, protected=atomic or (last and item.lo <= 1))
+        elif isinstance(item, rs.Group):
+            # a look-behind is matched backwards: its last item is not the one that ends it
+            ends = item.kind in ("atomic", "ahead", "not-ahead") or (last and item.kind in _OPEN_GROUPS)
+            found = _ambiguous_nesting(item.body, depth + 1, protected=ends)
+        elif isinstance(item, rs.Alt):
+            for branch in item.branches:
+                found = found or _ambiguous_nesting(branch, depth + 1, protected=last)
+        elif isinstance(item, rs.Conditional | rs.Opaque):
+            for part in rs.children(item):
+                found = found or _ambiguous_nesting(part, depth + 1)
+        if found:
+            return found
     return None
 
 
@@ -670,7 +645,7 @@ _PASSED_GUARD: set[tuple[str, bool, tuple[str, ...], float]] = set()
 
 
 def _check_backtracking(sig: Signature, limit: float) -> str | None:
-    tree = _parse(sig.regex)
+    tree = _sig_tree(sig)
     if tree is not None and _ambiguous_nesting(tree):
         return (
             f"signature {sig.id!r}: the regex nests an unbounded repeat inside another with nothing separating "
@@ -690,56 +665,58 @@ def _check_backtracking(sig: Signature, limit: float) -> str | None:
     return None
 
 
+def _from_re_flags(flags: int) -> int:
+    """`re` flags as the `regex` module's (re.ASCII is regex.VERSION1's bit)."""
+    out = 0
+    for re_flag, rx_flag in ((re.IGNORECASE, rs.IGNORECASE), (re.MULTILINE, rs.MULTILINE), (re.DOTALL, rs.DOTALL),
+                             (re.VERBOSE, rs.VERBOSE), (re.ASCII, rs.ASCII)):
+        if flags & re_flag:
+            out |= rx_flag
+    return out
+
+
 def fold_marker(marker: str) -> str | None:
     """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact."""
     if not marker.startswith("^") or re.search(r"\\[0-9]", marker):
         return None
     try:
-        tree = sre_parse.parse(marker, re.MULTILINE)
-    except re.error:
+        parsed = rs.parse(marker, rs.MULTILINE)
+    except rs.RegexSyntaxError:
         return None
-    items = list(tree)
-    if tree.state.flags & ~(re.MULTILINE | re.UNICODE) or not items:
+    items = parsed.root.items
+    if parsed.inline_flags & ~rs.MULTILINE or not items:
         return None
-    op, av = items[0]
-    if op is not sre_c.AT or av not in (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_LINE):
+    first = items[0]
+    if not isinstance(first, rs.Anchor) or first.source != "^":
         return None
-    if any(op is sre_c.BRANCH for op, _ in items):
+    if any(isinstance(item, rs.Alt) for item in items):
         return None
     return marker[1:]
+
+
+_LOOKS_BEHIND = frozenset({"^", "\\A", "\\b", "\\B", "\\G", "\\m", "\\M"})
+"""Anchors that read what comes before the position (`$`, `\\Z`, `\\z` read only what follows)."""
+
+
+def _reads_behind(node: rs.Node, depth: int = 0) -> bool:
+    if depth > 200:
+        return True
+    if isinstance(node, rs.Anchor):
+        return node.source in _LOOKS_BEHIND
+    if isinstance(node, rs.Group) and node.kind in ("behind", "not-behind"):
+        return True
+    if isinstance(node, rs.Opaque) and node.body is None:
+        return node.source.startswith("(?")  # recursion may reach anything; \K, \X, \R and verbs do not look back
+    return any(_reads_behind(child, depth + 1) for child in rs.children(node))
 
 
 def looks_behind(pattern: str, flags: int = 0) -> bool:
     """Whether a match of the pattern can depend on what comes before where it starts (a start or
     line anchor, a word boundary, a look-behind): then `pattern.match(s, pos)` may differ from
-    `pattern.match(s[pos:])`. `$` is fine: both strings end in the same place."""
-    c = sre_c
-    behind = {c.AT_BEGINNING, c.AT_BEGINNING_LINE, c.AT_BEGINNING_STRING, c.AT_BOUNDARY, c.AT_NON_BOUNDARY,
-              c.AT_LOC_BOUNDARY, c.AT_LOC_NON_BOUNDARY, c.AT_UNI_BOUNDARY, c.AT_UNI_NON_BOUNDARY}
-    repeats = tuple(op for op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)) if op is not None)
-    atomic = getattr(c, "ATOMIC_GROUP", None)
-
-    def walk(items: Any) -> bool:
-        for op, av in items:
-            if op is c.AT and av in behind:
-                return True
-            if op in (c.ASSERT, c.ASSERT_NOT) and (av[0] < 0 or walk(av[1])):
-                return True
-            if op is c.BRANCH and any(walk(b) for b in av[1]):
-                return True
-            if op is c.SUBPATTERN and walk(av[-1]):
-                return True
-            if op in repeats and walk(av[2]):
-                return True
-            if atomic is not None and op is atomic and walk(av):
-                return True
-            if op is c.GROUPREF_EXISTS and (walk(av[1]) or (av[2] is not None and walk(av[2]))):
-                return True
-        return False
-
+    `pattern.match(s[pos:])`. `$` is fine: both strings end in the same place. `flags` are `re` flags."""
     try:
-        return walk(sre_parse.parse(pattern, flags))
-    except Exception:
+        return _reads_behind(rs.parse(pattern, _from_re_flags(flags)).root)
+    except (rs.RegexSyntaxError, RecursionError):
         return True
 
 

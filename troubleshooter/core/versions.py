@@ -1,4 +1,31 @@
-"""TensorRT versions: the one place a version string is parsed (packaging does the work)."""
+"""TensorRT versions: the one place a version string is parsed (packaging does the work).
+
+`parse_version` is the only parser: diagnose (``--trt-version``, the TUI through
+`api.check_trt_version`, the KB's version ranges) and lint (``trt-why lint --trt-version``) read
+versions through it, so they accept and refuse the same strings. `normalise` is the canonical
+string diagnose reports.
+
+Accepted (case and surrounding spaces do not matter):
+
+======================  ==============  =============================================================
+text                    parse_version   notes (`normalise` keeps at most major.minor.patch)
+======================  ==============  =============================================================
+8.6.1, 8.6, 10          8.6.1, 8.6, 10  one to four numeric parts
+8.6.1.6, 10.3.0.26      8.6.1.6, ...    the fourth part is the build number; normalise: 8.6.1
+v8.6.1, TensorRT 8.6.1  8.6.1           a ``v``, or a ``TensorRT`` / ``TensorRT-`` name, in front
+8.6.1 GA, 10.0.0 EA     8.6.1, 10.0.0   NVIDIA's release labels
+8.6.1-1+cuda12.0        8.6.1           apt (and rpm, ``.cuda12.0``) package versions: the package
+8.6.1.6-1+cuda12.0      8.6.1.6         revision and the CUDA it was built for are not TensorRT's
+10.0.0b6, 8.6.1.post1   10.0.0, 8.6.1   pip pre- and post-releases count as the release they name
+                                        (10.0.0b6 is TensorRT 10.0 EA: a KB range ``>=10`` and lint's
+                                        10.x rules mean it)
+8601, TensorRT v100300  8.6.1, 10.3.0   the integer TensorRT prints (``[TensorRT v8601]``):
+                                        major*1000+minor*100+patch up to 9.x, major*10000+... from 10
+======================  ==============  =============================================================
+
+Anything else is None: "", "abc", "latest", "GA", "8.x", "1e5", "x8.6", "8.6.1abc", "8.6.1.6.2", and
+integers that are neither a major version (one or two digits) nor the integer form (861, 86010).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +34,18 @@ import re
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-_VERSION = re.compile(r"^\s*v?(\d+(?:\.\d+){0,3})")
+_VERSION = re.compile(
+    r"""\s*(?:tensorrt[\s-]*)?v?
+    (?:
+      (?P<release>\d+(?:\.\d+){1,3})
+      (?:(?:a|b|rc)\d+)?(?:\.?post\d+)?        # pip: 10.0.0b6, 8.6.1.post1
+      (?:-\d+(?:[+.~]cuda\d+(?:\.\d+)*)?)?     # apt / rpm: 8.6.1.6-1+cuda12.0
+      (?:[\s-]+(?:ga|ea))?                     # release labels
+    | (?P<major>\d{1,2})                        # 10
+    | (?P<banner>[5-9]\d{3}|[1-9]\d{5})         # the integer form: 8601, 100300
+    )\s*""",
+    re.IGNORECASE | re.VERBOSE | re.ASCII,
+)
 
 KNOWN_RELEASES = [
     "7.2", "8.0", "8.2", "8.4", "8.5", "8.6", "9.0", "9.2", "9.3", "10.0", "10.1", "10.2", "10.3", "10.4",
@@ -17,16 +55,27 @@ KNOWN_RELEASES = [
 """Releases offered when the log does not say which one the user has (trt-facts.md §11.1)."""
 
 
+def _from_integer(digits: str) -> str:
+    """8601 -> 8.6.1 (8.x / 9.x: major*1000 + minor*100 + patch); 100300 -> 10.3.0 (major*10000 + ...)."""
+    if len(digits) == 4:
+        return f"{digits[0]}.{digits[1]}.{int(digits[2:])}"
+    return f"{int(digits[:2])}.{int(digits[2:4])}.{int(digits[4:])}"
+
+
 def parse_version(text: str | None) -> Version | None:
-    """'8.6.1.6', 'v10.3', '10.3.0.26' -> Version; anything else -> None."""
+    """A TensorRT version in any form of the table in this module's docstring, else None.
+
+    The Version holds the release numbers only (up to four parts): no pre-release, post-release or
+    local part, so comparisons read as TensorRT releases."""
     if not text:
         return None
-    m = _VERSION.match(text)
-    if not m:
+    m = _VERSION.fullmatch(text)
+    if m is None:
         return None
+    release = m.group("release") or m.group("major") or _from_integer(m.group("banner"))
     try:
-        return Version(m.group(1))
-    except InvalidVersion:
+        return Version(release)
+    except InvalidVersion:  # pragma: no cover - the pattern admits only dotted digits
         return None
 
 

@@ -5,23 +5,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from packaging.version import InvalidVersion, Version
-
+from troubleshooter.core.versions import parse_version
 from troubleshooter.errors import LintError
 from troubleshooter.lint.report import Finding, LintReport, ModelIndex, sort_findings
 
 if TYPE_CHECKING:
     from troubleshooter.lint.graph import LintContext
-
-
-def parse_trt_version(text: str | None) -> Version | None:
-    """A TensorRT version from ``--trt-version`` ('8.6', '10.3.0.26'), or None."""
-    if text is None or not text.strip():
-        return None
-    try:
-        return Version(text.strip().lstrip("vV"))
-    except InvalidVersion:
-        raise LintError(f"--trt-version {text!r} is not a version (e.g. 8.6 or 10.3)") from None
 
 
 def lint(
@@ -40,7 +29,10 @@ def lint(
     from troubleshooter.lint.model import load_model
     from troubleshooter.lint.rules import all_rules
 
-    trt = parse_trt_version(trt_version)
+    # The parser diagnose uses (core/versions.py): both accept and refuse the same strings.
+    trt = parse_version(trt_version)
+    if trt is None and trt_version is not None and trt_version.strip():
+        raise LintError(f"--trt-version {trt_version!r} is not a version (e.g. 8.6 or 10.3)")
     loaded = load_model(path)
     ctx = LintContext(loaded, trt)
     findings: list[Finding] = []
