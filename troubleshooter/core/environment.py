@@ -11,18 +11,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from troubleshooter.core.versions import normalise
 from troubleshooter.models import Environment
 
 Transform = Callable[["re.Match[str]"], str | None]
 
 
 def _banner_version(m: re.Match[str]) -> str | None:
-    digits = m.group("v")
-    if len(digits) == 4:  # 8601 -> 8.6.1 (8.x / 9.x: major*1000 + minor*100 + patch)
-        return f"{digits[0]}.{digits[1]}.{int(digits[2:])}"
-    if len(digits) == 6:  # 100300 -> 10.3.0 (10.x+: major*10000 + minor*100 + patch)
-        return f"{int(digits[:2])}.{int(digits[2:4])}.{int(digits[4:])}"
-    return None
+    """``[TensorRT v8601]`` -> 8.6.1, ``v100300`` -> 10.3.0 (the one version parser: `versions`)."""
+    return normalise(m.group("v"))
 
 
 def _short(m: re.Match[str]) -> str | None:
