@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from troubleshooter import api
 from troubleshooter.errors import InputError
 from troubleshooter.render import render
+from troubleshooter.render.chat import render_chat
 
 
 def rss_mb() -> float:
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             found += report.top is not None
             render(report, "json")
             render(report, "markdown")
-            report.to_chat("slack")
+            render_chat(report, "slack")
         if i == warm:
             gc.collect()
             baseline = rss_mb()

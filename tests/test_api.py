@@ -313,7 +313,9 @@ def test_the_api_never_prints(capfd: pytest.CaptureFixture[str], tmp_path: Path)
     report = diagnose(FUSION_LOG, redact=True, redact_names=True)
     diagnose_path(path)
     diagnose_stream(io.BytesIO(OOM_LOG.encode()))
-    report.to_chat("slack")
+    from troubleshooter.render.chat import render_chat
+
+    render_chat(report, "slack")
     api.lint(_model(tmp_path / "m.onnx"))
     for bad in ("", b"\x7fELF" + bytes(1000)):
         with pytest.raises(InputError):

@@ -1,10 +1,16 @@
-"""The command line. Parses arguments, reads files, picks a renderer, prints, exits.
+"""The command line: one argparse parser, one subcommand per way in; `diagnose` is the default.
 
-    trt-why build.log [more.log.gz ...] [--format text|json|markdown]
+    trt-why build.log [more.log.gz ...] [--format text|json|markdown]    (= trt-why diagnose ...)
     trt-why -                      (stdin)
     trt-why kb list|show|validate|test|explain|new|schema
     trt-why lint model.onnx        trt-why tui [build.log]     trt-why mcp
     trt-why scan DIR...            trt-why eval DIR
+
+The whole parser is declared here (`build_parser`) and imports nothing heavy: each command's code lives
+in its own module (`cli_kb`, `cli_extra`, `fleet`) and is imported only when that command runs. The
+choices come from their one list: formats from `render.formats`, platforms from `models.PLATFORMS`
+(read only when shown or checked), matchers checked by the API. A log named like a command is still
+diagnosed: `trt-why ./tui`, `trt-why -- tui`, or `trt-why tui` when ./tui is a file and nothing follows.
 """
 
 from __future__ import annotations
@@ -13,54 +19,317 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from troubleshooter import exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
+from troubleshooter.render import formats
 
 if TYPE_CHECKING:
+    from troubleshooter.render.progress import ProgressBar
     from troubleshooter.render.term import Terminal
 
-SUBCOMMANDS = ("kb", "lint", "tui", "mcp", "scan", "eval", "diagnose")
+Command = Callable[[argparse.Namespace], int]
+
+PROGRESS_MIN_BYTES = 32 * 1024 * 1024
+"""Files smaller than this never show a progress bar (they take well under a second)."""
 
 
-def exit_codes_help(found: str = "the log shows a failure, or a warning diagnosis (--exit-zero: 0)",
+def exit_codes_help(found: str | None = "the log shows a failure, or a warning diagnosis (--exit-zero: 0)",
                     ok: str = "analysed: no failure, nothing of severity error or warning") -> str:
-    """The `Exit codes:` block of a --help (the README lists the same)."""
-    return (f"Exit codes:\n  {exit_codes.OK:<4} {ok}\n  {exit_codes.FOUND:<4} {found}\n"
-            f"  {exit_codes.ERROR:<4} usage or input error (one line on stderr)\n"
+    """The `Exit codes:` block of a --help (the README lists the same); `found` None: the command never exits 1."""
+    return (f"Exit codes:\n  {exit_codes.OK:<4} {ok}\n"
+            + (f"  {exit_codes.FOUND:<4} {found}\n" if found is not None else "")
+            + f"  {exit_codes.ERROR:<4} usage or input error (one line on stderr)\n"
             f"  {exit_codes.INTERRUPTED:<4} interrupted (Ctrl+C)\n")
 
 
-def _diagnose_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="trt-why",
-        description="Why did my TensorRT build fail? Reads a log, answers with the cause, the proof and the fix.",
-        epilog="Other commands: trt-why kb | lint | tui | mcp | scan | eval (each has --help).\n\n"
-        + exit_codes_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("logs", nargs="*", metavar="LOG", help="log files (.gz ok); '-' for stdin")
-    p.add_argument("-f", "--format", choices=("text", "json", "markdown"), default=None,
-                   help="text (default), json or markdown")
-    p.add_argument("--chat", choices=("slack", "discord", "github"),
+# -- the parser -------------------------------------------------------------------------------------
+
+class _Platforms(Sequence[str]):
+    """`models.PLATFORMS`, read when argparse shows or checks `--platform`: building the parser does not
+    import the models (pydantic: start-up time that `trt-why kb` or `trt-why lint --help` need not spend)."""
+
+    @staticmethod
+    def _all() -> tuple[str, ...]:
+        from troubleshooter.models import PLATFORMS
+
+        return PLATFORMS
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._all()
+
+
+def _choices(values: Sequence[str]) -> str:
+    return "|".join(values)
+
+
+def _kb_dirs(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
+
+
+def _diagnose_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    report_formats = formats.names("report")
+    p.add_argument("-f", "--format", choices=report_formats, default=None,
+                   help=f"{_choices(report_formats)} (default: text)")
+    p.add_argument("--chat", choices=tuple(formats.CHAT_LIMITS),
                    help="Markdown sized for a chat (implies --format markdown)")
     p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say (e.g. 8.6.1)")
-    p.add_argument("--platform", choices=("linux", "windows", "wsl", "jetson"),
-                   help="where TensorRT runs, when the log does not say")
+    p.add_argument("--platform", choices=_Platforms(), help="where TensorRT runs, when the log does not say")
     p.add_argument("--model", metavar="ONNX", help="confirm the diagnosis on the ONNX model (needs trt-why[lint])")
-    p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
+    _kb_dirs(p)
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a failure is found")
     p.add_argument("--redact", action="store_true", help="hide user names, paths, hosts and IPs in evidence")
     p.add_argument("--redact-names", action="store_true", help="also hide node and tensor names")
     p.add_argument("--no-color", action="store_true",
                    help="no ANSI colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe too)")
     p.add_argument("-v", "--verbose", action="store_true", help="show every diagnosis in full")
-    p.add_argument("--matcher", choices=("auto", "python", "hyperscan"), default=None, help=argparse.SUPPRESS)
+    p.add_argument("--matcher", default=None, help=argparse.SUPPRESS)  # auto|python|hyperscan, checked by the API
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    return p
 
+
+_RAW = argparse.RawDescriptionHelpFormatter
+_DESCRIPTION = "Why did my TensorRT build fail? Reads a log, answers with the cause, the proof and the fix."
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """`trt-why`'s one parser: a subparser per command (`COMMANDS`); `args.run(args)` runs the command.
+
+    `command`: declare only the arguments of the command of that name, if any (main() parses one command:
+    the others' need not be declared, nor their modules imported); None: every command's."""
+    root = argparse.ArgumentParser(
+        prog="trt-why",
+        usage="trt-why [options] LOG [LOG ...]        diagnose logs ('-' for stdin)\n"
+              "       trt-why COMMAND [options] ...     (trt-why COMMAND --help)",
+        description=_DESCRIPTION,
+        epilog="A log named like a command: trt-why ./tui (or trt-why -- tui).\n\n" + exit_codes_help(),
+        formatter_class=_RAW,
+    )
+    # What `trt-why LOG` takes, shown here and parsed by `diagnose` (main() puts the command in front).
+    shown = root.add_argument_group("options of diagnose (the default command)")
+    _diagnose_options(shown)
+    for action in shown._group_actions:
+        action.default = argparse.SUPPRESS
+    sub = root.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, (about, declare) in COMMANDS.items():
+        # diagnose is the default command: its usage is `trt-why [options] LOG`.
+        prog = "trt-why" if name == "diagnose" else f"trt-why {name}"
+        p = sub.add_parser(name, prog=prog, help=about, formatter_class=_RAW)
+        p.set_defaults(parser=p)
+        if command is None or command == name:
+            declare(p)
+    return root
+
+
+def _diagnose_parser(p: argparse.ArgumentParser) -> None:
+    p.description, p.epilog = _DESCRIPTION, exit_codes_help()
+    p.set_defaults(run=_diagnose)
+    p.add_argument("logs", nargs="*", metavar="LOG", help="log files (.gz ok); '-' for stdin (the default)")
+    _diagnose_options(p)
+
+
+def _tui_parser(p: argparse.ArgumentParser) -> None:
+    p.description = "Walk through causes, version advice and fixes (`trt-why` alone on a terminal opens it too)."
+    p.epilog = exit_codes_help(None, ok="the app was closed")
+    p.set_defaults(run=_tui)
+    p.add_argument("log", nargs="?", help="a log to open")
+    p.add_argument("--model", help="an ONNX model to lint")
+    p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say")
+
+
+def _lint_parser(p: argparse.ArgumentParser) -> None:
+    p.description = "TensorRT-aware checks of an ONNX model."
+    p.epilog = exit_codes_help("a finding of level error or warning (--exit-zero: 0)",
+                               ok="no finding of level error or warning")
+    p.set_defaults(run=_lint)
+    p.add_argument("model", nargs="?", help="the .onnx file")
+    p.add_argument("--list-rules", action="store_true", help="print the rule ids and exit")
+    lint_formats = formats.names("lint")
+    p.add_argument("-f", "--format", choices=lint_formats, default="text", help=f"{_choices(lint_formats)} (default: text)")
+    p.add_argument("--trt-version", metavar="X", help="target TensorRT version (selects version-dependent rules)")
+    p.add_argument("--polygraphy", action="store_true", help="also run `polygraphy check lint` and merge")
+    p.add_argument("--input-shapes", nargs="+", default=[], metavar="NAME:[D,...]",
+                   help="shapes of dynamic inputs for --polygraphy, e.g. images:[1,3,640,640]")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a finding is an error or warning")
+
+
+def _scan_parser(p: argparse.ArgumentParser) -> None:
+    from troubleshooter.fleet import LOG_PATTERNS, TOP_UNEXPLAINED
+
+    p.description = ("Diagnose many logs at once: one JSON line per log, then a summary (classification rate, "
+                     "families, the unexplained error lines seen most often).")
+    p.epilog = exit_codes_help("a log has an error or warning diagnosis (--exit-zero: 0)",
+                               ok="no log has an error or warning diagnosis")
+    p.set_defaults(run=_scan)
+    p.add_argument("targets", nargs="+", metavar="DIR_OR_GLOB", help="folders (searched recursively), files or globs")
+    p.add_argument("-j", "--jobs", type=int, default=0, help="worker processes (default: one per core)")
+    fleet_formats = formats.names("fleet-summary")
+    p.add_argument("-f", "--format", choices=fleet_formats, default="jsonl",
+                   help=f"{_choices(fleet_formats)} (default: jsonl)")
+    p.add_argument("--pattern", action="append", metavar="GLOB",
+                   help=f"file names to take from folders (repeatable; default {' '.join(LOG_PATTERNS)})")
+    _kb_dirs(p)
+    p.add_argument("--trt-version", metavar="X", help="TensorRT version for logs that do not say")
+    p.add_argument("--top", type=int, default=TOP_UNEXPLAINED, help="unexplained lines listed in the summary")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log has an error or warning diagnosis")
+    p.add_argument("--matcher", default=None, help=argparse.SUPPRESS)  # auto|python|hyperscan, checked by the API
+
+
+def _eval_parser(p: argparse.ArgumentParser) -> None:
+    p.description = "Measure the KB on labelled logs."
+    p.epilog = exit_codes_help("a log's expectation is not met", ok="every expectation met")
+    p.set_defaults(run=_eval)
+    p.add_argument("dir", help="folder of NAME.log files with NAME.expect.yaml expectations")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text", help="text|json (default: text)")
+    _kb_dirs(p)
+    p.add_argument("--glob", default="*", help="only logs whose name matches, e.g. 'h-*'")
+
+
+def _mcp_parser(p: argparse.ArgumentParser) -> None:
+    p.description = "Serve trt-why over the Model Context Protocol."
+    p.epilog = exit_codes_help(None, ok="the server stopped")
+    p.set_defaults(run=_mcp)
+    p.add_argument("--http", metavar="HOST:PORT", help="streamable HTTP instead of stdio (e.g. 127.0.0.1:8765)")
+    p.add_argument("--allow-dir", action="append", default=[], metavar="DIR",
+                   help="folders whose ONNX models lint_onnx_model may read (none by default)")
+
+
+def _kb_parser(p: argparse.ArgumentParser) -> None:
+    p.description = "The knowledge base of known TensorRT failures."
+    p.epilog = exit_codes_help("validate or test found a problem", ok="done")
+    p.set_defaults(run=_kb_help)
+    _kb_dirs(p)
+    p.add_argument("--strict", action="store_true", help="fail on the first invalid entry")
+    sub = p.add_subparsers(dest="kb_command", metavar="COMMAND")
+
+    def command(name: str, run: Command, about: str) -> argparse.ArgumentParser:
+        q = sub.add_parser(name, prog=f"trt-why kb {name}", help=about, description=about[0].upper() + about[1:] + ".")
+        q.set_defaults(run=run)
+        return q
+
+    q = command("list", _kb_list, "every entry: id, severity, title")
+    q.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    q = command("show", _kb_show, "one entry in full")
+    q.add_argument("id")
+    q.add_argument("-f", "--format", choices=("yaml", "json"), default="yaml")
+    command("validate", _kb_validate, "schema, conventions, regex safety, scaffolds left unedited")
+    q = command("test", _kb_test, "run every entry's examples")
+    q.add_argument("ids", nargs="*", help="only these entries")
+    q = command("explain", _kb_explain, "why an entry did or did not match a log")
+    q.add_argument("id")
+    q.add_argument("log")
+    q.add_argument("--trt-version", metavar="X")
+    q = command("new", _kb_new, "scaffold a new entry")
+    q.add_argument("id")
+    q.add_argument("--dir", default="kb", help="folder to write it in (default: ./kb)")
+    command("schema", _kb_schema, "print the JSON Schema of an entry")
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "diagnose": ("diagnose logs: the cause, the proof, the fix (the default: `trt-why build.log`)", _diagnose_parser),
+    "tui": ("the Textual app: walk through causes, version advice and fixes", _tui_parser),
+    "lint": ("TensorRT-aware checks of an ONNX model", _lint_parser),
+    "scan": ("many logs at once (CI farms): one JSON line per log, then a summary", _scan_parser),
+    "eval": ("measure the KB on labelled logs", _eval_parser),
+    "kb": ("the knowledge base: list, show, validate, test, explain, new, schema", _kb_parser),
+    "mcp": ("serve trt-why over the Model Context Protocol", _mcp_parser),
+}
+"""The subcommands, in the order `trt-why --help` lists them: what each does, and the function declaring its
+arguments (and `run`, the function that runs it; imported when it runs). A new command is one entry here."""
+
+
+# -- the commands: each imports its module when it runs --------------------------------------------
+
+def _tui(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_extra import cmd_tui
+
+    return cmd_tui(args)
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_extra import cmd_lint
+
+    return cmd_lint(args)
+
+
+def _scan(args: argparse.Namespace) -> int:
+    from troubleshooter.fleet import run
+
+    return run(args)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_extra import cmd_eval
+
+    return cmd_eval(args)
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_extra import cmd_mcp
+
+    return cmd_mcp(args)
+
+
+def _kb_help(args: argparse.Namespace) -> int:
+    """`trt-why kb` alone: what it can do."""
+    args.parser.print_help(sys.stdout)
+    return exit_codes.OK
+
+
+def _kb_list(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_list
+
+    return kb_list(args)
+
+
+def _kb_show(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_show
+
+    return kb_show(args)
+
+
+def _kb_validate(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_validate
+
+    return kb_validate(args)
+
+
+def _kb_test(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_test
+
+    return kb_test(args)
+
+
+def _kb_explain(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_explain
+
+    return kb_explain(args)
+
+
+def _kb_new(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_new
+
+    return kb_new(args)
+
+
+def _kb_schema(args: argparse.Namespace) -> int:
+    from troubleshooter.cli_kb import kb_schema
+
+    return kb_schema(args)
+
+
+# -- diagnose ---------------------------------------------------------------------------------------
 
 def _err(message: str) -> int:
     sys.stderr.write(f"trt-why: {message}\n")
@@ -72,12 +341,8 @@ def _write(text: str) -> None:
     sys.stdout.flush()
 
 
-PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-"""Files smaller than this never show a progress bar (they take well under a second)."""
-
-
-def _progress_for(path: str, enabled: bool):  # type: ignore[no-untyped-def]
-    """A progress bar on stderr, or None: only on a terminal, never for JSON (see cmd_diagnose)."""
+def _progress_for(path: str, enabled: bool) -> ProgressBar | None:
+    """A progress bar on stderr, or None: only on a terminal, never for JSON (see _diagnose)."""
     if not enabled or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
         return None
     always = os.environ.get("TRT_WHY_PROGRESS") == "always"  # tests and demos: even for a small file
@@ -95,71 +360,60 @@ def _progress_for(path: str, enabled: bool):  # type: ignore[no-untyped-def]
 
 
 def _output(args: argparse.Namespace) -> tuple[str, Terminal]:
-    """The format, and the terminal to fit (text only): contradictory options are a usage error."""
+    """The format, and the terminal to fit (a terminal format only): contradictory options are a usage error."""
     from troubleshooter.render.term import Terminal, terminal
 
     if args.chat and args.format not in (None, "markdown"):
         raise InputError(f"--chat {args.chat} writes Markdown: it cannot be combined with --format {args.format}")
     fmt = "markdown" if args.chat else (args.format or "text")
-    if fmt != "text":
+    if not formats.get(fmt).terminal:
         return fmt, Terminal(width=None, colour=False)
     return fmt, terminal(sys.stdout, no_color=args.no_color)
 
 
-def cmd_diagnose(argv: Sequence[str]) -> int:
-    args = _diagnose_parser().parse_args(argv)
+def _diagnose(args: argparse.Namespace) -> int:
     from troubleshooter import api
-    from troubleshooter.render import render
 
     fmt, term = _output(args)
-    check_kb_dirs(args.kb)
-    logs = args.logs or ["-"]
-    if args.matcher:
-        os.environ["TRT_WHY_MATCHER"] = args.matcher
+    # Every option is checked (api.Options) before a byte is read; the engine follows --kb and --matcher.
+    options = api.Options(trt_version=args.trt_version, platform=args.platform, model=args.model,
+                          redact=args.redact, redact_names=args.redact_names, kb_dirs=args.kb, matcher=args.matcher)
+    engine = api.get_engine(options.kb_dirs, prefer=options.matcher)
     reports = []
     status = exit_codes.OK
-    engine = api.get_engine(args.kb)
-    for path in logs:
+    for path in args.logs or ["-"]:
         # JSON is for programs: no bar (on a terminal it would share the screen with the output).
         progress = _progress_for(path, not args.no_progress and fmt != "json")
-        common = {"model": args.model, "trt_version": args.trt_version, "platform": args.platform,
-                  "redact": args.redact, "redact_names": args.redact_names, "engine": engine}
         try:
             if path == "-":
                 stdin = getattr(sys.stdin, "buffer", None)
                 if stdin is None:  # `trt-why - <&-`: no standard input at all
                     raise InputError("no standard input: give a log file, or pipe one in (cat build.log | trt-why -)")
-                report = api.diagnose_stream(stdin, progress=progress, **common)
+                report = api.diagnose_stream(stdin, options, progress=progress, engine=engine)
             else:
-                report = api.diagnose_path(path, progress=progress, **common)
-        except TroubleshooterError as exc:
+                report = api.diagnose_path(path, options, progress=progress, engine=engine)
+        finally:
             if progress is not None:
                 progress.close()
-            return _err(str(exc))
-        if progress is not None:
-            progress.close()
         reports.append(report)
         status = max(status, report.exit_status)
-    result = exit_codes.OK if args.exit_zero else status
     try:
-        if fmt == "json" and len(reports) > 1:
-            from troubleshooter.render.json import render_json_many
+        if args.chat:
+            from troubleshooter.render.chat import render_chat
 
-            _write(render_json_many(reports))
+            for report in reports:
+                _write("\n\n---8<---\n\n".join(render_chat(report, args.chat)) + "\n")
+        elif len(reports) == 1:
+            _write(formats.render(fmt, "report", reports[0], colour=term.colour, verbose=args.verbose, width=term.width))
         else:
-            for i, report in enumerate(reports):
-                if args.chat:
-                    chunks = report.to_chat(args.chat)
-                    _write("\n\n---8<---\n\n".join(chunks) + "\n")
-                else:
-                    if i:
-                        _write("\n")
-                    _write(render(report, fmt, colour=term.colour, verbose=args.verbose, width=term.width))
+            _write(formats.render(fmt, "reports", reports, colour=term.colour, verbose=args.verbose, width=term.width))
     except BrokenPipeError:
         # The reader left early (| head): the verdict does not depend on how much of it was read.
         _silence_stdout()
-    return result
+    return exit_codes.OK if args.exit_zero else status
 
+
+# -- main -------------------------------------------------------------------------------------------
 
 def check_kb_dirs(dirs: Sequence[str]) -> None:
     """`--kb DIR` must name a folder: a typo is a usage error (exit 2), not a note under a report."""
@@ -175,6 +429,19 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def command_argv(argv: Sequence[str]) -> list[str]:
+    """`argv` with its command in front: `diagnose` unless it starts with one (or asks for the help).
+
+    A log named like a command is diagnosed when it is the only argument and a file (`trt-why tui` with
+    ./tui a file); `trt-why ./tui` and `trt-why -- tui` always are."""
+    argv = list(argv)
+    if argv and argv[0] in ("-h", "--help"):
+        return argv
+    if argv and argv[0] in COMMANDS and (argv[0] == "diagnose" or len(argv) > 1 or not os.path.isfile(argv[0])):
+        return argv
+    return ["diagnose", *argv]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -199,25 +466,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(argv: list[str]) -> int:
-    if not argv:
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            from troubleshooter.cli_extra import cmd_tui
-
-            return cmd_tui([])
-        return cmd_diagnose([])
-    head = argv[0]
-    if head in SUBCOMMANDS and not (head != "diagnose" and os.path.isfile(head) and len(argv) == 1):
-        rest = argv[1:]
-        if head == "diagnose":
-            return cmd_diagnose(rest)
-        if head == "kb":
-            from troubleshooter.cli_kb import cmd_kb
-
-            return cmd_kb(rest)
-        from troubleshooter import cli_extra
-
-        return int(getattr(cli_extra, f"cmd_{head}")(rest))
-    return cmd_diagnose(argv)
+    # `trt-why` alone on a terminal: the app (even with a file named tui here).
+    argv = ["tui"] if not argv and sys.stdin.isatty() and sys.stdout.isatty() else command_argv(argv)
+    args = build_parser(argv[0]).parse_args(argv)
+    check_kb_dirs(getattr(args, "kb", ()))
+    run: Command = args.run
+    return run(args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,9 @@ the next KB entries to write.
 The logs are shared out over all cores (a process pool; each worker builds its engine once, or
 inherits it where processes fork). Beyond one machine, the JSONL output is the interface to
 whatever distributes the work: there is no cluster code here.
+
+The command's arguments are declared with the rest of the command line (`cli.build_parser`); what it
+writes comes from the format registry (`render.formats`: products fleet-log and fleet-summary).
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import argparse
 import contextlib
 import fnmatch
 import glob
-import json
 import os
 import sys
 import time
@@ -63,11 +65,9 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(kb_dirs: Sequence[str], trt_version: str | None, matcher: str | None) -> None:
     """Build this process's engine once (a forked worker inherits the parent's)."""
-    if matcher:
-        os.environ["TRT_WHY_MATCHER"] = matcher
     from troubleshooter import api
 
-    _WORKER["engine"] = api.get_engine(kb_dirs)
+    _WORKER["engine"] = api.get_engine(kb_dirs, prefer=matcher)
     _WORKER["trt_version"] = trt_version
 
 
@@ -91,15 +91,14 @@ def analyse(path: str) -> dict[str, Any]:
 
 def summarise(report: Any, path: str, size: int = 0) -> dict[str, Any]:
     """The fleet's view of one report."""
-    from troubleshooter.core.logs import parse_line
-    from troubleshooter.core.suggest import mask
+    from troubleshooter.api import unexplained_key
 
     env = report.environment
     top = report.top
     specific = [d for d in report.diagnoses if d.severity == "error" and not d.cascade]
     failed = (env.build_succeeded is False or bool(specific)
               or (env.build_succeeded is not True and bool(report.unexplained)))
-    unexplained = [[mask(parse_line(u.line, u.text).text), u.count, u.line] for u in report.unexplained]
+    unexplained = [[unexplained_key(u), u.count, u.line] for u in report.unexplained]
     return {
         "file": path,
         "top": top.id if top else None,
@@ -186,52 +185,7 @@ class Summary:
         }
 
 
-def render_text(summary: dict[str, Any]) -> str:
-    """The summary for a person."""
-    out = [f"trt-why scan · {summary['logs']} logs · {summary['lines']:,} lines · {summary['seconds']:.1f} s"]
-    if summary["unreadable"]:
-        out.append(f"  {summary['unreadable']} could not be read")
-    rate = summary["classification_rate"]
-    out.append(f"  failed builds: {summary['failed']}; with a known diagnosis: {summary['failed_with_known_diagnosis']}"
-               + (f" (classification rate {rate * 100:.1f}%)" if rate is not None else ""))
-    out.append(f"  logs with an error or warning diagnosis: {summary['logs_with_findings']}")
-    if summary["families"]:
-        out.append("")
-        out.append("Top diagnosis per log, by family:")
-        width = max(len(k) for k in summary["families"])
-        for fam, n in summary["families"].items():
-            out.append(f"  {fam:<{width}}  {n:>6}")
-    if summary["top_unexplained"]:
-        out.append("")
-        out.append("Unexplained error lines seen most often (the next KB entries to write):")
-        for item in summary["top_unexplained"]:
-            ex = item["example"]
-            out.append(f"  {item['logs']:>5} logs  {item['text'][:110]}")
-            out.append(f"         e.g. {ex['file']}:{ex['line']}")
-    return "\n".join(out) + "\n"
-
-
 # -- the command ------------------------------------------------------------------------------------
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="trt-why scan",
-        description="Diagnose many logs at once: one JSON line per log, then a summary "
-                    "(classification rate, families, the unexplained error lines seen most often).",
-    )
-    p.add_argument("targets", nargs="+", metavar="DIR_OR_GLOB", help="folders (searched recursively), files or globs")
-    p.add_argument("-j", "--jobs", type=int, default=0, help="worker processes (default: one per core)")
-    p.add_argument("-f", "--format", choices=("jsonl", "text"), default="jsonl")
-    p.add_argument("--pattern", action="append", metavar="GLOB",
-                   help=f"file names to take from folders (repeatable; default {' '.join(LOG_PATTERNS)})")
-    p.add_argument("--kb", action="append", default=[], metavar="DIR", help="extra KB folder (repeatable)")
-    p.add_argument("--trt-version", metavar="X", help="TensorRT version for logs that do not say")
-    p.add_argument("--top", type=int, default=TOP_UNEXPLAINED, help="unexplained lines listed in the summary")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log has an error or warning diagnosis")
-    p.add_argument("--matcher", choices=("auto", "python", "hyperscan"), default=None, help=argparse.SUPPRESS)
-    return p
-
 
 def _results(paths: list[str], jobs: int, init_args: tuple[Any, ...]) -> Iterator[dict[str, Any]]:
     """Results in the order of `paths`, computed by `jobs` processes."""
@@ -257,9 +211,10 @@ def _progress(total_bytes: int, enabled: bool):  # type: ignore[no-untyped-def]
     return ProgressBar(total_bytes or None, sys.stderr)
 
 
-def main(argv: Iterable[str] | None = None) -> int:
-    """`trt-why scan`. Returns the exit code."""
-    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+def run(args: argparse.Namespace) -> int:
+    """`trt-why scan` with its parsed arguments (declared in `cli.build_parser`). Returns the exit code."""
+    from troubleshooter.render import formats
+
     paths = find_logs(args.targets, tuple(args.pattern) if args.pattern else LOG_PATTERNS)
     if not paths:
         sys.stderr.write("trt-why scan: no logs found in " + " ".join(args.targets) + "\n")
@@ -270,8 +225,10 @@ def main(argv: Iterable[str] | None = None) -> int:
     for path in paths:
         with contextlib.suppress(OSError):
             total += os.path.getsize(path)
-    # On a terminal the text summary may show a bar; JSONL on a terminal is still for programs.
-    bar = _progress(total, not args.no_progress and (args.format == "text" or not sys.stdout.isatty()))
+    output = formats.get(args.format)
+    per_log = output.renderer("fleet-log") if output.can_render("fleet-log") else None
+    # A per-log stream is for programs even on a terminal; a summary alone may share the screen with a bar.
+    bar = _progress(total, not args.no_progress and (per_log is None or not sys.stdout.isatty()))
     summary = Summary()
     status = exit_codes.OK
     out = sys.stdout
@@ -282,19 +239,22 @@ def main(argv: Iterable[str] | None = None) -> int:
             done += int(result.get("size") or 0)
             if result.get("severity") in ("error", "warning"):
                 status = exit_codes.FOUND
-            if args.format == "jsonl":
-                line = {k: v for k, v in result.items() if not k.startswith("_") and k != "size"}
-                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            if per_log is not None:
+                out.write(per_log({k: v for k, v in result.items() if not k.startswith("_") and k != "size"}))
             if bar is not None:
                 bar.label = f"{summary.logs}/{len(paths)} logs"
                 bar(done)
     finally:
         if bar is not None:
             bar.close()
-    final = summary.as_dict(args.top)
-    if args.format == "jsonl":
-        out.write(json.dumps({"summary": final}, separators=(",", ":")) + "\n")
-    else:
-        out.write(render_text(final))
+    out.write(formats.render(args.format, "fleet-summary", summary.as_dict(args.top)))
     out.flush()
     return exit_codes.OK if args.exit_zero else status
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    """`trt-why scan ARGV...`: the command line's `scan` (kept for callers of `fleet.main`). Returns the exit code."""
+    import importlib
+
+    cli = importlib.import_module("troubleshooter.cli")  # the way in above this module: not an import of this layer
+    return int(cli.main(["scan", *(sys.argv[1:] if argv is None else argv)]))

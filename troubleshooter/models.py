@@ -245,9 +245,3 @@ class Report(_Frozen):
     def top(self) -> Diagnosis | None:
         """The root cause, or None when nothing matched."""
         return self.diagnoses[0] if self.diagnoses else None
-
-    def to_chat(self, flavour: str = "github") -> list[str]:
-        """The report as chat-sized Markdown messages (slack, discord or github)."""
-        from troubleshooter.render.chat import render_chat
-
-        return render_chat(self, flavour)

@@ -147,7 +147,8 @@ def test_extra_kb_cannot_override_builtin(tmp_path: Path) -> None:
 
 
 def test_in_process_runs_leave_no_trace(tmp_path: Path) -> None:
-    """run_cli puts back what the CLI changes in this process (`--matcher` sets TRT_WHY_MATCHER)."""
+    """An in-process run leaves the environment and the streams as they were (`--matcher` is an option of the
+    engine, not an environment variable the CLI sets)."""
     import sys
 
     before = (dict(os.environ), sys.stdin, sys.stdout, sys.stderr)

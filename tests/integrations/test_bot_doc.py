@@ -40,7 +40,9 @@ def test_the_python_snippet_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_mcp_configurations_are_valid_json_and_valid_commands() -> None:
-    from troubleshooter.cli_extra import cmd_mcp  # noqa: F401 - the command the configurations start
+    from troubleshooter.cli import build_parser
+
+    parser = build_parser("mcp")  # the command the configurations start, with the options they give
 
     configs = [json.loads(b) for b in blocks("json")]
     assert len(configs) == 2
@@ -49,6 +51,7 @@ def test_the_mcp_configurations_are_valid_json_and_valid_commands() -> None:
     for server in servers:
         assert server["command"] == "trt-why" and server["args"][0] == "mcp"
         assert server["args"][1:] == ["--allow-dir", server["args"][2]]
+        assert parser.parse_args(server["args"]).allow_dir == [server["args"][2]]
     assert vscode["servers"]["trt-why"]["type"] == "stdio"
     assert vscode["servers"]["trt-why-http"] == {"type": "http", "url": "http://127.0.0.1:8765/mcp"}
 

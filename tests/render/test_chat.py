@@ -198,10 +198,9 @@ def test_a_report_without_diagnoses(flavour: str) -> None:
     assert len(messages) == 1 and "No known failure" in messages[0]
 
 
-def test_to_chat_is_render_chat() -> None:
+def test_github_is_the_default_flavour() -> None:
     report = largest_sample_report()
-    assert report.to_chat("discord") == render_chat(report, "discord")
-    assert report.to_chat() == render_chat(report, "github")
+    assert render_chat(report) == render_chat(report, "github")
 
 
 def test_unknown_flavour_is_an_input_error() -> None:

@@ -24,7 +24,7 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
-from troubleshooter import __version__, api
+from troubleshooter import __version__, api, exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
 from troubleshooter.kb.schema import Entry
 from troubleshooter.lint.report import LintReport
@@ -287,11 +287,11 @@ def parse_http(spec: str) -> tuple[str, int]:
 
 
 def serve(http: str | None = None, allow_dirs: Sequence[str] = ()) -> int:
-    """Run the server until the client disconnects (stdio) or it is interrupted (HTTP). Returns 0."""
+    """Run the server until the client disconnects (stdio) or it is interrupted (HTTP). Returns exit_codes.OK."""
     server = build_server(allow_dirs)
     if http is None:
         server.run("stdio")
-        return 0
+        return exit_codes.OK
     host, port = parse_http(http)
     server.run("streamable-http", host=host, port=port, max_request_body_size=HTTP_BODY_LIMIT)
-    return 0
+    return exit_codes.OK

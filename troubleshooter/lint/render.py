@@ -1,14 +1,17 @@
-"""Lint reports as text, JSON, Markdown or SARIF 2.1.0. Each function returns a string; nothing prints."""
+"""Lint reports as text, JSON, Markdown or SARIF 2.1.0. Each function returns a string; nothing prints.
+
+The formats are listed, with these functions, in `troubleshooter.render.formats` (product "lint")."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path, PurePath
 
 from troubleshooter.lint.report import Finding, LintReport
+from troubleshooter.render import formats
 
-FORMATS = ("text", "json", "markdown", "sarif")
+FORMATS = formats.names("lint")
+"""The formats a lint report renders in (read from the registry)."""
 
 _ICON = {"error": "✖", "warning": "⚠", "info": "ⓘ"}
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -17,21 +20,11 @@ INFO_URI = "https://pypi.org/project/trt-why/"
 
 
 def render_lint(report: LintReport, fmt: str, *, width: int | None = None, colour: bool = False) -> str:
-    """The report in ``fmt`` (text, json, markdown or sarif). Raises ValueError for other formats.
+    """The report in ``fmt`` (one of FORMATS: text, json, markdown or sarif). Raises ValueError for other formats.
 
     ``width`` / ``colour``: the text fitted to a terminal of that many columns, coloured (None: unwrapped).
     """
-    if fmt == "text":
-        return _text(report, width=width, colour=colour)
-    renderers: dict[str, Callable[[LintReport], str]] = {
-        "text": _text,
-        "json": _json,
-        "markdown": _markdown,
-        "sarif": _sarif,
-    }
-    if fmt not in renderers:
-        raise ValueError(f"unknown lint format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    return renderers[fmt](report)
+    return formats.render(fmt, "lint", report, width=width, colour=colour)
 
 
 def _counts(report: LintReport) -> str:
@@ -45,7 +38,7 @@ def _nodes(finding: Finding, limit: int = 6) -> str:
     return head + (f" (+{len(nodes) - limit} more)" if len(nodes) > limit else "")
 
 
-def _text(report: LintReport, width: int | None = None, colour: bool = False) -> str:
+def render_lint_text(report: LintReport, width: int | None = None, colour: bool = False) -> str:
     """One heading per finding (its rule), the message under it; laid out like the log report."""
     from troubleshooter.render.text import Line, layout
 
@@ -66,7 +59,7 @@ def _text(report: LintReport, width: int | None = None, colour: bool = False) ->
     return layout(lines, width=width, colour=colour)
 
 
-def _json(report: LintReport) -> str:
+def render_lint_json(report: LintReport) -> str:
     return report.model_dump_json(indent=2) + "\n"
 
 
@@ -74,7 +67,7 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _markdown(report: LintReport) -> str:
+def render_lint_markdown(report: LintReport) -> str:
     target = f"TensorRT {report.trt_version}" if report.trt_version else "current TensorRT releases"
     lines = [f"## trt-why lint: `{report.model}`", "", f"Target: {target}. Findings: {_counts(report)}.", ""]
     if report.findings:
@@ -120,7 +113,7 @@ def _artifact_uri(model: str) -> str:
     return model.replace("\\", "/")
 
 
-def _sarif(report: LintReport) -> str:
+def render_lint_sarif(report: LintReport) -> str:
     from troubleshooter.lint.rules import all_rules
 
     rule_ids = [rule.id for rule in all_rules()]

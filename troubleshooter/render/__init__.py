@@ -1,32 +1,27 @@
-"""Renderers: each turns a Report into a string. Only the CLI prints."""
+"""Renderers: each turns a Report (or a lint report, or a fleet summary) into a string. Only the ways in print.
+
+The formats and which product each renders are listed once, in `troubleshooter.render.formats`.
+"""
 
 from __future__ import annotations
 
-from enum import Enum
+from typing import TYPE_CHECKING
 
-from troubleshooter.models import Report
+from troubleshooter.render import formats
 
-
-class OutputFormat(str, Enum):
-    """Every output format of the one-shot report (a test renders each member)."""
-
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
+if TYPE_CHECKING:
+    from troubleshooter.models import Report
 
 
-def render(report: Report, fmt: OutputFormat | str, *, colour: bool = False, verbose: bool = False,
+def render(report: Report, fmt: str, *, colour: bool = False, verbose: bool = False,
            width: int | None = None) -> str:
-    """`width`: the text report fitted to a terminal of that many columns (None: not wrapped)."""
-    fmt = OutputFormat(fmt)
-    if fmt is OutputFormat.TEXT:
-        from troubleshooter.render.text import render_text
+    """One report in the format `fmt` (see `formats.names("report")`); ValueError for another.
 
-        return render_text(report, colour=colour, verbose=verbose, width=width)
-    if fmt is OutputFormat.JSON:
-        from troubleshooter.render.json import render_json
+    `width`: the text report fitted to a terminal of that many columns (None: not wrapped)."""
+    return formats.render(fmt, "report", report, colour=colour, verbose=verbose, width=width)
 
-        return render_json(report)
-    from troubleshooter.render.markdown import render_markdown
 
-    return render_markdown(report)
+def render_many(reports: list[Report], fmt: str, *, colour: bool = False, verbose: bool = False,
+                width: int | None = None) -> str:
+    """Several reports as one document (a JSON list; text and Markdown one after the other)."""
+    return formats.render(fmt, "reports", reports, colour=colour, verbose=verbose, width=width)

@@ -10,19 +10,18 @@ are, so an emoji never pushes a message over.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, get_args
 
 from troubleshooter.errors import InputError
 from troubleshooter.models import Diagnosis, Report
+from troubleshooter.render.formats import CHAT_LIMITS
 from troubleshooter.render.markdown import diagnosis_md, nothing_found, render_markdown
 from troubleshooter.render.words import headline
 
-Flavour = Literal["slack", "discord", "github"]
-FLAVOURS: tuple[str, ...] = get_args(Flavour)
-
-LIMITS: dict[str, int] = {"slack": 3000, "discord": 2000, "github": 65536}
-"""Characters per message: Slack section text, Discord message, GitHub comment body."""
+LIMITS: Mapping[str, int] = CHAT_LIMITS
+"""Characters per message: Slack section text, Discord message, GitHub comment body (listed with the formats)."""
+FLAVOURS: tuple[str, ...] = tuple(LIMITS)
 
 CHAT_UNEXPLAINED = 5
 """Unexplained error lines listed in a Slack or Discord answer (the GitHub comment lists all)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from troubleshooter.models import Diagnosis, Report, Unexplained
 from troubleshooter.render import words
 from troubleshooter.render.words import headline
@@ -122,3 +124,8 @@ def render_markdown(report: Report) -> str:
     if report.notes:
         parts.append("\n".join(f"> note: {n}" for n in report.notes))
     return "\n\n".join(parts).rstrip() + "\n"
+
+
+def render_markdown_many(reports: Sequence[Report]) -> str:
+    """Several reports, one after the other, a blank line between two."""
+    return "\n".join(render_markdown(r) for r in reports)

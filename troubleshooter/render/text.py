@@ -15,6 +15,7 @@ terminal layout falls back to textwrap, without colour.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["LABEL", "Line", "environment_lines", "headline", "layout", "render_text"]
+__all__ = ["LABEL", "Line", "environment_lines", "headline", "layout", "render_text", "render_text_many"]
 
 _ICON = {"error": "✖ error  ", "warning": "⚠ warning", "info": "ⓘ info   "}
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
@@ -206,6 +207,12 @@ def render_text(report: Report, colour: bool = False, verbose: bool = False, wid
     return layout(report_lines(report, verbose), width=width, colour=colour)
 
 
+def render_text_many(reports: Sequence[Report], colour: bool = False, verbose: bool = False,
+                     width: int | None = None) -> str:
+    """Several reports, one after the other, a blank line between two."""
+    return "\n".join(render_text(r, colour=colour, verbose=verbose, width=width) for r in reports)
+
+
 # --- layout -------------------------------------------------------------------------------------
 
 
@@ -348,3 +355,4 @@ def environment_lines(env: Environment) -> list[str]:
         out.append(f"{key.replace('_', ' ')}: {value if value not in (None, '') else 'unknown'}")
     out.append(f"precisions: {', '.join(env.precisions) if env.precisions else 'unknown'}")
     return out
+

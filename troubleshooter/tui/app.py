@@ -7,18 +7,22 @@ app for tests (Pilot, snapshots) and for the start-up benchmark.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Any, ClassVar
 
 from textual import events, work
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.worker import Worker, get_current_worker
 
+from troubleshooter import exit_codes
+from troubleshooter.errors import InputError
 from troubleshooter.tui import jobs
 from troubleshooter.tui.actions import DialogActions
 from troubleshooter.tui.commands import KBProvider
 from troubleshooter.tui.jobs import LogRequest, LogText
+from troubleshooter.tui.keys import APP_BINDINGS
 from troubleshooter.tui.messages import (
     DiagnoseRequested,
     DiagnosisFailed,
@@ -52,12 +56,7 @@ class TrtWhyApp(DialogActions, App[int]):
     COMMAND_PALETTE_DISPLAY = "ctrl+p"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012 - as Textual declares it
     """Under NARROW_BELOW columns every screen has the class -narrow (app.tcss stacks the report's sidebar)."""
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
-        Binding("ctrl+p", "command_palette", "Search KB", priority=True, show=False),
-        Binding("ctrl+t", "toggle_theme", "Theme", priority=True),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     def __init__(self, log: str | None = None, text: str | None = None, model: str | None = None,
                  trt_version: str | None = None) -> None:
@@ -358,16 +357,16 @@ def create_app(log: str | None = None, text: str | None = None, model: str | Non
 def run(log: str | None = None, model: str | None = None, trt_version: str | None = None) -> int:
     """Run the app in the terminal (``trt-why tui``); returns the exit code."""
     if trt_version is not None:
-        from troubleshooter.core.versions import normalise
+        from troubleshooter.api import check_trt_version
 
-        if normalise(trt_version) is None:
-            import sys
-
-            print(f"trt-why tui: --trt-version {trt_version!r} is not a version (try 8.6.1 or 10.3)", file=sys.stderr)
-            return 2
+        try:
+            check_trt_version(trt_version)
+        except InputError as exc:
+            print(f"trt-why tui: {exc}", file=sys.stderr)
+            return exit_codes.ERROR
     app = create_app(log=log, model=model, trt_version=trt_version)
     from troubleshooter.tui import paste_watch
 
     paste_watch.install(app)  # progress while a large paste comes in from the terminal
     result = app.run()
-    return int(result or 0)
+    return int(result or exit_codes.OK)

@@ -1,4 +1,4 @@
-"""Export the report as Markdown or JSON to a file."""
+"""Export the report to a file, in one of the formats the registry offers for it (Markdown, JSON)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,11 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
 
-FORMATS = {"markdown": ".md", "json": ".json"}
+from troubleshooter.render import formats
+
+FORMATS = {f.name: f.suffix for f in formats.exportable()}
+"""Format name -> file suffix, in the order offered (read from `troubleshooter.render.formats`)."""
+_LABELS = {f.name: f.label for f in formats.exportable()}
 
 
 class ExportDialog(ModalScreen[tuple[str, str] | None]):
@@ -21,7 +25,7 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("ctrl+f", "toggle_format", "Markdown/JSON", priority=True),
+        Binding("ctrl+f", "toggle_format", "/".join(_LABELS.values()), priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -34,18 +38,18 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
     ExportDialog #export-note { height: auto; color: $text-warning; }
     """
 
-    def __init__(self, stem: str = "trt-why-report", fmt: str = "markdown") -> None:
+    def __init__(self, stem: str = "trt-why-report", fmt: str | None = None) -> None:
         super().__init__()
         self._stem = stem
-        self._fmt = fmt
+        self._fmt = fmt if fmt in FORMATS else next(iter(FORMATS))
         self._confirm: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Content.styled("Export the report", "bold"))
             with RadioSet(id="export-format"):
-                yield RadioButton("Markdown", value=self._fmt == "markdown", id="fmt-markdown")
-                yield RadioButton("JSON", value=self._fmt == "json", id="fmt-json")
+                for name, label in _LABELS.items():
+                    yield RadioButton(label, value=self._fmt == name, id=f"fmt-{name}")
             with Horizontal(id="export-row"):
                 yield Input(self._stem + FORMATS[self._fmt], id="export-path")
                 yield Button("Save", variant="primary", id="export-ok")
@@ -58,14 +62,20 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
 
     @property
     def fmt(self) -> str:
-        return "json" if self.query_one("#fmt-json", RadioButton).value else "markdown"
+        """The chosen format's name."""
+        return self._fmt
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
+        if event.pressed.id:
+            self._fmt = event.pressed.id.removeprefix("fmt-")
         self._set_suffix()
 
     def action_toggle_format(self) -> None:
-        self.query_one("#fmt-json" if self.fmt == "markdown" else "#fmt-markdown", RadioButton).value = True
+        """The next format (the last one wraps round to the first)."""
+        names = list(FORMATS)
+        self._fmt = names[(names.index(self._fmt) + 1) % len(names)]
+        self.query_one(f"#fmt-{self._fmt}", RadioButton).value = True
         self._set_suffix()
 
     def _set_suffix(self) -> None:

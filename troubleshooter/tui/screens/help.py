@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from troubleshooter.tui.keys import APP_BINDINGS
+
 STEPS = [
     "Paste or open: paste a log anywhere (the diagnosis starts), type a path and press Enter, or Ctrl+O.",
     ("What we found (the tree): diagnoses ranked root cause first; later errors fold under their root; "
@@ -52,7 +54,6 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        from troubleshooter.tui.app import TrtWhyApp
         from troubleshooter.tui.dialogs.export import ExportDialog
         from troubleshooter.tui.dialogs.open_file import OpenFileDialog
         from troubleshooter.tui.screens.entry import EntryScreen
@@ -63,7 +64,7 @@ class HelpScreen(ModalScreen[None]):
 
         log_keys = [Binding(b.key, b.action, b.description) for b in LogView.BINDINGS if isinstance(b, Binding)]
         groups: list[tuple[str, Iterable[BindingType]]] = [
-            ("Everywhere", TrtWhyApp.BINDINGS),
+            ("Everywhere", APP_BINDINGS),
             ("Paste or open", InputScreen.BINDINGS),
             ("Report", ReportScreen.BINDINGS),
             ("Fix checklist", [*FixChecklist.BINDINGS, Binding("enter", "select", "Tick or untick the step")]),
