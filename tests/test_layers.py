@@ -142,12 +142,7 @@ def _area_cycles(area: str) -> list[list[str]]:
             if any((m in prefixes) if exact else _in(m, prefixes) for m in c)]
 
 
-@pytest.mark.parametrize("area", [
-    *[a for a in AREAS if a != "core"],
-    pytest.param("core", marks=pytest.mark.xfail(strict=True, reason=(
-        "troubleshooter/core/logs.py imports core.regexes.derive_literals (in a function) and "
-        "troubleshooter/core/regexes.py imports core.logs.MAX_LINE_CHARS"))),
-])
+@pytest.mark.parametrize("area", AREAS)
 def test_no_import_cycles(area: str) -> None:
     assert _area_cycles(area) == []
 
@@ -211,8 +206,6 @@ def test_models_import_only_errors_and_exit_codes() -> None:
     assert set(import_graph()["troubleshooter.models"]) <= allowed
 
 
-@pytest.mark.xfail(strict=True, reason="troubleshooter/kb/selftest.py imports troubleshooter.api (Engine, diagnose) "
-                                       "to run the entries' examples")
 def test_kb_does_not_import_the_api() -> None:
     offenders = sorted(m for m in modules() if _in(m, ("troubleshooter.kb",))
                        and "troubleshooter.api" in import_graph()[m])
@@ -223,17 +216,6 @@ def _ways_in() -> list[str]:
     return sorted(m for m in modules() if _in(m, ("troubleshooter.tui", "troubleshooter.fleet")))
 
 
-CORE_IMPORT_LEFT = {
-    "troubleshooter.tui.widgets.version": "troubleshooter/tui/widgets/version.py imports core.versions.KNOWN_RELEASES "
-                                          "(the releases the version question offers; the API has no name for them)",
-    "troubleshooter.tui.jobs": "troubleshooter/tui/jobs.py imports core.logs.strip_ansi and decode_line for the log "
-                               "view (neither the API nor troubleshooter.scan offers them)",
-}
-
-
-@pytest.mark.parametrize("module", [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=CORE_IMPORT_LEFT[m])) if m in CORE_IMPORT_LEFT else m
-    for m in _ways_in()
-])
+@pytest.mark.parametrize("module", _ways_in())
 def test_tui_and_fleet_do_not_import_the_core(module: str) -> None:
     assert not [d for d in import_graph()[module] if _in(d, ("troubleshooter.core",))]

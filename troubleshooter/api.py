@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from troubleshooter.core.logs import decode_line, strip_ansi
 from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
 from troubleshooter.core.ranking import rank
 from troubleshooter.core.regexes import MATCH_TIMEOUT
@@ -37,9 +38,11 @@ if TYPE_CHECKING:
     from troubleshooter.lint.report import LintReport
     from troubleshooter.scan.ingest import Opened
 
-__all__ = ["KNOWN_RELEASES", "PLATFORMS", "Engine", "Options", "check_trt_version", "diagnose", "diagnose_path",
-           "diagnose_stream", "get_engine", "lint", "load_kb", "unexplained_key"]
-"""The public API (`KNOWN_RELEASES`: the TensorRT releases the version advice knows, newest last)."""
+__all__ = ["KNOWN_RELEASES", "PLATFORMS", "Engine", "Options", "check_trt_version", "decode_line", "diagnose",
+           "diagnose_path", "diagnose_stream", "get_engine", "lint", "load_kb", "strip_ansi", "unexplained_key"]
+"""The public API. `KNOWN_RELEASES`: the TensorRT releases the version advice knows, newest last;
+`decode_line` (bytes to text, never fails) and `strip_ansi` (colour and control codes out): how the
+engine reads a line, for a way in that shows one."""
 
 Progress = Callable[[int], None]
 

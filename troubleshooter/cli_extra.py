@@ -23,7 +23,7 @@ def _need(module: str, extra: str) -> None:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     if args.list_rules:
-        from troubleshooter.kb.selftest import lint_rule_ids
+        from troubleshooter.selftest import lint_rule_ids
 
         sys.stdout.write("".join(f"{rule}\n" for rule in sorted(lint_rule_ids())))
         return exit_codes.OK

@@ -37,7 +37,7 @@ def kb_new(args: argparse.Namespace) -> int:
 
     if not re.match(ID_PATTERN, args.id):
         raise InputError(f"{args.id!r}: ids are lowercase words joined by '-' (e.g. my-plugin-crash)")
-    from troubleshooter.kb.selftest import SCAFFOLD
+    from troubleshooter.selftest import SCAFFOLD
 
     target = Path(args.dir) / f"{args.id}.yaml"
     if args.id in load_kb(args.kb).ids():
@@ -88,7 +88,7 @@ def kb_show(args: argparse.Namespace) -> int:
 
 
 def kb_validate(args: argparse.Namespace) -> int:
-    from troubleshooter.kb.selftest import validate
+    from troubleshooter.selftest import validate
 
     kb = _load(args)
     problems = validate(kb) + _scaffolds(kb)
@@ -99,7 +99,7 @@ def kb_validate(args: argparse.Namespace) -> int:
 
 
 def kb_test(args: argparse.Namespace) -> int:
-    from troubleshooter.kb.selftest import run_examples
+    from troubleshooter.selftest import run_examples
 
     kb = _load(args)
     wanted = set(args.ids)
@@ -124,7 +124,7 @@ def kb_test(args: argparse.Namespace) -> int:
 
 
 def kb_explain(args: argparse.Namespace) -> int:
-    from troubleshooter.kb.selftest import explain
+    from troubleshooter.selftest import explain
 
     entry = _entry(_load(args), args.id)
     from troubleshooter.scan.ingest import open_path

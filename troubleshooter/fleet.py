@@ -24,7 +24,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,11 +250,3 @@ def run(args: argparse.Namespace) -> int:
     out.write(formats.render(args.format, "fleet-summary", summary.as_dict(args.top)))
     out.flush()
     return exit_codes.OK if args.exit_zero else status
-
-
-def main(argv: Iterable[str] | None = None) -> int:
-    """`trt-why scan ARGV...`: the command line's `scan` (kept for callers of `fleet.main`). Returns the exit code."""
-    import importlib
-
-    cli = importlib.import_module("troubleshooter.cli")  # the way in above this module: not an import of this layer
-    return int(cli.main(["scan", *(sys.argv[1:] if argv is None else argv)]))

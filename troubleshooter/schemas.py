@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from troubleshooter import exit_codes
+
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -75,8 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             path.write_text(text, encoding="utf-8")
     if check and stale:
         sys.stderr.write(f"stale schemas in {folder}: {', '.join(stale)} (run python -m troubleshooter.schemas)\n")
-        return 1
-    return 0
+        return exit_codes.FOUND
+    return exit_codes.OK
 
 
 if __name__ == "__main__":  # pragma: no cover

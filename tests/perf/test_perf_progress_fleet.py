@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from perf_helpers import ROOT, SAMPLES
 
-from troubleshooter import fleet
+from troubleshooter import cli
 from troubleshooter.render.progress import ProgressBar
 
 LOG = SAMPLES / "yolov8-int8-orin-silu.log"
@@ -103,7 +103,7 @@ def fleet_dir(tmp_path: Path) -> Path:
 
 
 def _jsonl(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, list[dict], dict]:  # type: ignore[type-arg]
-    code = fleet.main(argv)
+    code = cli.main(["scan", *argv])
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     return code, lines[:-1], lines[-1]["summary"]
 
@@ -138,11 +138,11 @@ def test_fleet_parallel_equals_serial(fleet_dir: Path, capsys: pytest.CaptureFix
 
 
 def test_fleet_globs_text_and_errors(fleet_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = fleet.main([str(fleet_dir / "job1" / "*.log"), "--format", "text", "--no-progress", "--exit-zero"])
+    code = cli.main(["scan", str(fleet_dir / "job1" / "*.log"), "--format", "text", "--no-progress", "--exit-zero"])
     text = capsys.readouterr().out
     assert code == 0 and text.startswith("trt-why scan · 6 logs")
     assert "classification rate" in text or "failed builds: 0" in text
-    assert fleet.main([str(fleet_dir / "nothing-here")]) == 2
+    assert cli.main(["scan", str(fleet_dir / "nothing-here")]) == 2
 
 
 def test_fleet_unexplained_lines_are_masked_and_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,7 +26,7 @@ from troubleshooter.kb.loader import (
     safe_load_yaml,
 )
 from troubleshooter.kb.schema import Entry, Signature
-from troubleshooter.kb.selftest import SCAFFOLD
+from troubleshooter.selftest import SCAFFOLD
 
 BUILTIN_COUNT = len(load_folders([builtin_kb_dir()]).entries)
 

@@ -13,10 +13,8 @@ import functools
 import re
 from collections.abc import Callable
 
+from troubleshooter.core.limits import MAX_LINE_CHARS
 from troubleshooter.models import Level, LogLine
-
-MAX_LINE_CHARS = 8192
-"""Lines are matched on at most this many characters; the report keeps the line number."""
 
 # CSI (7- and 8-bit), OSC / DCS / APC strings up to BEL or ST, charset selection, other two-byte escapes.
 _ANSI = re.compile(

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, Protocol
 
 from troubleshooter.core.bytefreq import BYTE_FREQ
 from troubleshooter.core.environment import all_literals
+from troubleshooter.core.limits import MAX_LINE_BYTES
 from troubleshooter.core.logs import (
     ERROR_MARKERS,
     MARKER_PATTERNS,
@@ -52,8 +53,6 @@ CPU time of the scanning thread, not wall time: with many threads diagnosing at 
 time a thread waits for the GIL must not make a signature look slow. (TRT_WHY_SIGNATURE_BUDGET, read by the
 API, sets a matcher's `signature_budget`.)"""
 
-MAX_LINE_BYTES = 16 * 1024
-"""Only this much of a line is matched (the line keeps its number)."""
 CONTEXT_LINES = 4
 """Lines after a candidate that it may need (a line wrapped by a terminal continues on them)."""
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from troubleshooter.core import regex_syntax as rs
-from troubleshooter.core.logs import MAX_LINE_CHARS
+from troubleshooter.core.limits import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature

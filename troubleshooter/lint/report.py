@@ -83,8 +83,10 @@ class LintReport(_Frozen):
 
     @property
     def exit_status(self) -> int:
-        """1 when any finding is an error or a warning, else 0 (see troubleshooter.exit_codes)."""
-        return 1 if any(f.level in ("error", "warning") for f in self.findings) else 0
+        """FOUND (1) when any finding is an error or a warning, else OK (0): troubleshooter.exit_codes."""
+        from troubleshooter import exit_codes
+
+        return exit_codes.FOUND if any(f.level in ("error", "warning") for f in self.findings) else exit_codes.OK
 
     def findings_for_nodes(self, names: Iterable[str]) -> list[Finding]:
         """Findings on any of ``names`` (node names, or tensor names resolved to their nodes)."""

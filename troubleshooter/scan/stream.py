@@ -11,7 +11,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from troubleshooter.core.matcher import CONTEXT_LINES, MAX_LINE_BYTES, following_lines
+from troubleshooter.core.limits import MAX_LINE_BYTES
+from troubleshooter.core.matcher import CONTEXT_LINES, following_lines
 from troubleshooter.scan.finders import Finder
 from troubleshooter.scan.ingest import Opened
 

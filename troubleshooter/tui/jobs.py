@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from troubleshooter.core.logs import decode_line, strip_ansi
 from troubleshooter.errors import InputError, TroubleshooterError
 
 if TYPE_CHECKING:
@@ -80,6 +79,8 @@ def view_line(raw: str) -> str:
     if "\r" in text:  # a progress bar redrawn in place: keep what was drawn last
         parts = [p for p in text.split("\r") if p.strip()]
         text = parts[-1] if parts else ""
+    from troubleshooter.api import strip_ansi  # the API loads on first use: the first screen stays quick
+
     return strip_ansi(text.expandtabs(4))
 
 
@@ -173,6 +174,8 @@ def read_log_text(request: LogRequest, cancelled: CancelledFn) -> LogText:
     raw = data.split(b"\n")
     if raw and raw[-1] == b"":
         raw.pop()
+    from troubleshooter.api import decode_line
+
     return LogText([view_line(decode_line(line)) for line in raw], complete)
 
 

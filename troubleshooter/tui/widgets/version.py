@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Label, Select, Static
 
-from troubleshooter.core.versions import KNOWN_RELEASES
+from troubleshooter.api import KNOWN_RELEASES
 from troubleshooter.models import PLATFORMS, Diagnosis, Report
 from troubleshooter.tui.messages import PlatformChosen, VersionChosen
 from troubleshooter.tui.widgets.text import Bullet, Heading, advice_text
