@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from troubleshooter.models import Report
@@ -15,7 +14,3 @@ def render_json(report: Report) -> str:
 def render_json_many(reports: Sequence[Report]) -> str:
     """Several input files: a JSON list of reports."""
     return "[\n" + ",\n".join(r.model_dump_json(indent=2) for r in reports) + "\n]\n"
-
-
-def render_jsonl_line(obj: dict[str, object]) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n"

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from troubleshooter.models import Diagnosis, Environment, Report
+from troubleshooter.models import Diagnosis, Report
 from troubleshooter.render import words
 from troubleshooter.render.words import headline
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["LABEL", "Line", "environment_lines", "headline", "layout", "render_text", "render_text_many"]
+__all__ = ["LABEL", "Line", "headline", "layout", "render_text", "render_text_many"]
 
 _ICON = {"error": "✖ error  ", "warning": "⚠ warning", "info": "ⓘ info   "}
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
@@ -346,13 +346,4 @@ def _wrapped_plain(lines: list[Line], width: int | None) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def environment_lines(env: Environment) -> list[str]:
-    """`field: value` lines, 'unknown' where the log does not say."""
-    out = []
-    for key in ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform",
-                "front_end", "onnx_opset", "onnx_producer"):
-        value = getattr(env, key)
-        out.append(f"{key.replace('_', ' ')}: {value if value not in (None, '') else 'unknown'}")
-    out.append(f"precisions: {', '.join(env.precisions) if env.precisions else 'unknown'}")
-    return out
 
