@@ -112,7 +112,8 @@ class Engine:
                 if self._suggester is None:
                     from troubleshooter.core.suggest import Suggester
 
-                    self._suggester = Suggester(self.kb.entries)
+                    known = {cs.key: list(cs.literals) for cs in self.matcher.signatures}
+                    self._suggester = Suggester(self.kb.entries, lambda e, s: known[f"{e.id}::{s.id}"])
         return self._suggester
 
     @classmethod

@@ -114,3 +114,16 @@ def test_every_error_line_holds_a_finder_marker() -> None:
                 missing.append((path.name, line.raw[:120]))
     assert checked > 2000
     assert not missing, missing[:10]
+
+
+def test_warning_lines_are_checked_for_an_error_payload_by_literal_first() -> None:
+    """A warning line is searched for an error payload (`_PAYLOAD_ERROR`, a long alternation) only when it
+    holds one of the payload's literals: if the literals cannot be derived, every warning line of a verbose
+    log pays for the whole search (it did, unnoticed, once the payload grew a 3-character branch)."""
+    from troubleshooter.core import logs
+    from troubleshooter.core.regexes import derive_literals
+
+    literals = derive_literals(logs._PAYLOAD_ERROR.pattern, 3)
+    assert literals is not None and "Error Code " in literals
+    assert parse_line(1, "[W] [TRT] 2: [x.cpp::f::1] Error Code 2: Internal Error (y)").level is Level.ERROR
+    assert parse_line(1, "[W] [TRT] Tactic failed to time, skipping").level is Level.WARNING

@@ -241,7 +241,8 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
             if not derived:
                 from troubleshooter.core.regexes import derive_literals
 
-                payload_literals, derived = derive_literals(_PAYLOAD_ERROR.pattern), True
+                # 3 characters: the shell's Chinese "段错误" / "已放弃" are as rare as any longer literal
+                payload_literals, derived = derive_literals(_PAYLOAD_ERROR.pattern, 3), True
             if payload_literals is None:
                 if payload(text):
                     level = error

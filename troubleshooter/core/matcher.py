@@ -297,9 +297,9 @@ class Matcher:
 
     def feed(self, state: MatchState, no: int, raw_bytes: bytes, following: Sequence[bytes] = ()) -> None:
         """Process one candidate line (with the lines after it, for wrapped lines)."""
-        info, line_of, _remember = self._analyse(state, no, raw_bytes, following)
-        if not (info.empty or info.idle):
-            _apply(state, info, no, line_of)
+        info, line, _remember = self._analyse(state, no, raw_bytes, following)
+        if line is not None:
+            _apply(state, info, no, line)
 
     def upgrade_index(self) -> None:
         """Look literals up with the faster index (`index_factory`), if there is one: the same answers.
@@ -327,9 +327,10 @@ class Matcher:
 
     def _analyse(self, state: MatchState, no: int, raw_bytes: bytes,  # one candidate line, start to end
                  following: Sequence[bytes] | Callable[[], Sequence[bytes]]
-                 ) -> tuple[_LineInfo, Callable[[], LogLine], bool]:
-        """What one line yields (`_apply` records it), the line as it is recorded, and whether what it
-        yields can be remembered for the next time the same bytes come (`feed_region`).
+                 ) -> tuple[_LineInfo, LogLine | None, bool]:
+        """What one line yields (`_apply` records it), the line as it is recorded (None when there is
+        nothing to record), and whether what it yields can be remembered for the next time the same
+        bytes come (`feed_region`).
 
         Feeds the environment (which depends on the line's number and neighbours) and the signature
         timing of this log as it goes. `following` may be a function giving the following lines (only
@@ -340,7 +341,7 @@ class Matcher:
             self.upgrade_index()
         level, origin, text, raw = parse_parts(decode_line(raw_bytes))
         if not text:
-            return _EMPTY, _NO_LINE, True
+            return _EMPTY, None, True
         line = _Line(no, level, origin, text, raw)
         unbalanced = text.count("(") > text.count(")")
         joined = None
@@ -367,7 +368,7 @@ class Matcher:
             floor = self._floor
             if rank < _ERROR_RANK and all(floor[lit] > rank for lit in literals) and (
                     rank < self._cfloor_min or all(self._cfloor.get(lit, -1) > rank for lit in self._caseless_in(text))):
-                return _idle(origin), _NO_LINE, True
+                return _idle(origin), None, True
         matches, timed_out, tried = self._run_signatures(state, no, level, text, literals)
         # A long line holding a signature's literal that matched nothing: perhaps a terminal or an editor
         # wrapped it. Try it joined with its continuation (with and without a space).
@@ -388,10 +389,11 @@ class Matcher:
         error = is_error_line(line)  # type: ignore[arg-type]
         neighbours = gated or unbalanced or wrapped  # what the line yields depends on other lines
         if not matches and not error and not neighbours:
-            return _idle(origin), _NO_LINE, not timed_out
+            return _idle(origin), None, not timed_out
         info = _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
-        line_of = functools.partial(LogLine.model_construct, no=no, level=level, origin=origin, text=text, raw=raw)
-        return info, line_of, not timed_out
+        if info.idle:
+            return info, None, not timed_out
+        return info, LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw), not timed_out
 
     def _run_signatures(self, state: MatchState, no: int, level: Level | None, text: str,
                         literals: list[str], skip: Collection[str] = ()) -> tuple[list[_Match], bool, bool]:
@@ -477,13 +479,13 @@ class Matcher:
             if info is None or not info.plain:
                 count += bcount(b"\n", prev, s)
                 prev = s
-                info, line_of, remember = self._analyse(state, count + 1, bytes(buf[s:cut]),
+                info, line, remember = self._analyse(state, count + 1, bytes(buf[s:cut]),
                                                         functools.partial(following_lines, buf, e + 1, ctx))
                 last_origin = _NOTHING
                 if remember:
                     table.put(key, info)
                 if not (info.empty or info.idle):
-                    _apply(state, info, count + 1, line_of, (), hits_of)
+                    _apply(state, info, count + 1, line, None, 0, 0, (), hits_of)
                 continue
             if info.empty:
                 continue
@@ -495,7 +497,7 @@ class Matcher:
                 continue
             count += bcount(b"\n", prev, s)
             prev = s
-            _apply(state, info, count + 1, functools.partial(_line_at, buf, s, cut, count + 1), slow, hits_of)
+            _apply(state, info, count + 1, None, buf, s, cut, slow, hits_of)
         return count - line_base + bcount(b"\n", prev, end)
 
     def region_sink(self, state: MatchState, counter: NewlineCounter | None = None
@@ -508,12 +510,15 @@ NewlineCounter = Callable[[Any], Callable[[bytes, int, int], int]]
 """Given a buffer, a function counting a byte (always b"\\n") between two offsets, as `bytes.count` does."""
 
 
-def _apply(state: MatchState, info: _LineInfo, no: int, line_of: Callable[[], LogLine],
+def _apply(state: MatchState, info: _LineInfo, no: int, line: LogLine | None,  # noqa: PLR0913  # the hot path: no closure per line
+           buf: bytearray | bytes | None = None, start: int = 0, stop: int = 0,
            skip: Collection[str] = (), hits_of: dict[LazySignature, SignatureHits] | None = None) -> None:
     """Record what a line yields in a log's state: its matches as evidence and captures (but those of
     the signatures in `skip`, skipped as slow in this log), and the line itself if it is an error
-    line. The one place both the first and the remembered look at a line are recorded."""
-    line: LogLine | None = None
+    line. The one place both the first and the remembered look at a line are recorded.
+
+    `line` is the parsed line, or None: then it is parsed from buf[start:stop] if it is needed (only
+    evidence and error lines need its text)."""
     for cs, groups in info.matches:
         if skip and cs.key in skip:
             continue
@@ -522,18 +527,17 @@ def _apply(state: MatchState, info: _LineInfo, no: int, line_of: Callable[[], Lo
             sh = _hits_for(state, cs)
             if hits_of is not None:
                 hits_of[cs] = sh
-        if line is None and len(sh.evidence) < MAX_EVIDENCE:  # the line's text is needed only as evidence
-            line = line_of()
+        if line is None and len(sh.evidence) < MAX_EVIDENCE and buf is not None:
+            line = parse_line(no, decode_line(bytes(buf[start:stop])))
         _record(state, cs, no, line.raw if line is not None else "", groups, sh)
     if info.is_error:
         state.error_lines_seen += 1
         if len(state.error_lines) < state.error_line_cap:
+            if line is None and buf is not None:
+                line = parse_line(no, decode_line(bytes(buf[start:stop])))
+            assert line is not None
             matched = frozenset(cs.entry_id for cs, _ in info.matches if not (skip and cs.key in skip))
-            state.error_lines.append((_kept_error_line(line or line_of()), matched))
-
-
-def _line_at(buf: bytearray | bytes, start: int, stop: int, no: int) -> LogLine:
-    return parse_line(no, decode_line(bytes(buf[start:stop])))
+            state.error_lines.append((_kept_error_line(line), matched))
 
 
 def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT_LINES) -> list[bytes]:
@@ -556,13 +560,6 @@ def _idle(origin: str | None) -> _LineInfo:
     if idle is None:
         idle = _IDLE[origin] = _LineInfo(False, True, origin, (), False, True)
     return idle
-
-
-def _no_line() -> LogLine:
-    raise AssertionError("an empty or idle line is never recorded")
-
-
-_NO_LINE = _no_line
 _EMPTY = _LineInfo(True, True, None, (), False)
 _ERROR_RANK = Level.ERROR.rank
 _WARNING_RANK = Level.WARNING.rank

@@ -327,13 +327,14 @@ def _literals_of(node: rs.Node) -> list[str] | None:
     return _best(cands)
 
 
-def derive_literals(pattern: str) -> list[str] | None:
-    """Literals of which every match contains at least one, or None if none can be derived."""
+def derive_literals(pattern: str, min_length: int = MIN_LITERAL) -> list[str] | None:
+    """Literals of which every match contains at least one, or None if none of `min_length`
+    characters or more can be derived."""
     tree = _tree(pattern)
     if tree is None:
         return None
     lits = _literals_of(tree)
-    if not lits or min(len(x) for x in lits) < MIN_LITERAL:
+    if not lits or min(len(x) for x in lits) < min_length:
         return None
     return sorted(set(lits))
 

@@ -7,9 +7,9 @@ lines of the same message with different values look alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from troubleshooter.kb.schema import Entry
+from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Diagnosis, LogLine, Suggestion, Unexplained
 
 _MASKS = [
@@ -32,17 +32,25 @@ def mask(text: str) -> str:
     return " ".join(text.split())
 
 
-def corpus_of(entry: Entry) -> list[str]:
-    """Texts that stand for an entry: its title and the example lines its triggers match."""
-    return [text for text, _source in sourced_corpus_of(entry)]
+Literals = Callable[[Entry, Signature], list[str]]
+"""A signature's prefilter literals (the matcher knows them; deriving them again costs)."""
 
 
-def sourced_corpus_of(entry: Entry) -> list[tuple[str, str | None]]:
-    """`corpus_of` with the public thread each example line was copied from (None: the title, or a
-    written example). Measuring the similarity threshold leaves out a log's own thread."""
+def derived_literals(_entry: Entry, sig: Signature) -> list[str]:
     from troubleshooter.core.regexes import literals_for
 
-    lits = [lit for s in entry.match.signatures if s.role == "trigger" for lit in (literals_for(s) or [])]
+    return literals_for(sig) or []
+
+
+def corpus_of(entry: Entry, literals: Literals = derived_literals) -> list[str]:
+    """Texts that stand for an entry: its title and the example lines its triggers match."""
+    return [text for text, _source in sourced_corpus_of(entry, literals)]
+
+
+def sourced_corpus_of(entry: Entry, literals: Literals = derived_literals) -> list[tuple[str, str | None]]:
+    """`corpus_of` with the public thread each example line was copied from (None: the title, or a
+    written example). Measuring the similarity threshold leaves out a log's own thread."""
+    lits = [lit for s in entry.match.signatures if s.role == "trigger" for lit in literals(entry, s)]
     texts: list[tuple[str, str | None]] = [(entry.title, None)]
     for ex in entry.examples.match:
         for line in ex.log.splitlines():
@@ -54,15 +62,14 @@ def sourced_corpus_of(entry: Entry) -> list[tuple[str, str | None]]:
 class Suggester:
     """Fuzzy search over the KB's titles and example lines, on masked text."""
 
-    def __init__(self, entries: Sequence[Entry]) -> None:
+    def __init__(self, entries: Sequence[Entry], literals: Literals = derived_literals) -> None:
+        """`literals`: each signature's prefilter literals (by default derived from its regex)."""
         self.titles = {e.id: e.title for e in entries}
         self.tags = {e.id: list(e.tags) for e in entries}
         self.text: dict[str, str] = {}
-        from troubleshooter.core.regexes import literals_for
-
         for e in entries:
-            lits = [lit for sig in e.match.signatures for lit in (literals_for(sig) or [])]
-            self.text[e.id] = " ".join(lits + corpus_of(e)[1:]).lower()
+            lits = [lit for sig in e.match.signatures for lit in literals(e, sig)]
+            self.text[e.id] = " ".join(lits + corpus_of(e, literals)[1:]).lower()
         self.keys: list[str] = []
         self.choices: list[str] = []
         self.lines: list[str] = []
@@ -75,7 +82,7 @@ class Suggester:
         for e in entries:
             near = [mask(parse_line(0, ln).text) for ex in e.examples.no_match for ln in ex.log.splitlines() if ln.strip()]
             self.near_misses[e.id] = [m for m in near if len(m) >= 8]
-            for t, source in sourced_corpus_of(e):
+            for t, source in sourced_corpus_of(e, literals):
                 payload = parse_line(0, t).text
                 masked = mask(payload)
                 if len(masked) >= 8:
