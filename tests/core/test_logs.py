@@ -79,14 +79,14 @@ def test_prefix_rules_must_match_in_place() -> None:
     from troubleshooter.core import logs
 
     for bad in (r"^\[E\] ", r"\bERROR: ", r"(?<=x)\[W\] ", r"(?P<a>x)(?P=a)", r"\s*"):
-        rules = [(re.compile(bad), None, False)]
+        rules = [(re.compile(bad), None, False, None)]
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(logs, "_RULES", rules)
             with pytest.raises(ValueError, match="cannot be matched in place"):
                 logs._combined_rules()
     for good in (r"\[(?P<lvl>[VIWEF!])\]\s*", r"[^\s\]]+:\d+\] "):
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(logs, "_RULES", [(re.compile(good), None, False)])
+            mp.setattr(logs, "_RULES", [(re.compile(good), None, False, None)])
             logs._combined_rules()
 
 
@@ -127,3 +127,65 @@ def test_warning_lines_are_checked_for_an_error_payload_by_literal_first() -> No
     assert literals is not None and "Error Code " in literals
     assert parse_line(1, "[W] [TRT] 2: [x.cpp::f::1] Error Code 2: Internal Error (y)").level is Level.ERROR
     assert parse_line(1, "[W] [TRT] Tactic failed to time, skipping").level is Level.WARNING
+
+
+def _can_start(node: object, ch: str) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
+    """(whether a match of `node` can start with `ch`, whether `node` can match nothing), over the
+    `regex_syntax` tree; whatever it does not analyse counts as "can start with anything"."""
+    from troubleshooter.core import regex_syntax as rs
+
+    if isinstance(node, rs.Char):
+        return node.accepts(ch), False
+    if isinstance(node, rs.Seq):
+        for item in node.items:
+            start, empty = _can_start(item, ch)
+            if start:
+                return True, False
+            if not empty:
+                return False, False
+        return False, True
+    if isinstance(node, rs.Alt):
+        found = [_can_start(b, ch) for b in node.branches]
+        return any(s for s, _ in found), any(e for _, e in found)
+    if isinstance(node, rs.Group):
+        if node.kind in rs.LOOKAROUNDS:
+            return False, True
+        return _can_start(node.body, ch)
+    if isinstance(node, rs.Repeat):
+        start, empty = _can_start(node.body, ch)
+        return start, empty or node.lo == 0
+    if isinstance(node, rs.Anchor):
+        return False, True
+    return True, True
+
+
+def test_prefix_rules_name_every_character_they_can_start_with() -> None:
+    """Each prefix rule says which characters a match can start with (parsing tries only those rules);
+    read from the regex itself, every printable ASCII character a rule can start with is in its list."""
+    from troubleshooter.core import logs, regex_syntax
+
+    for i, (rule, _origin, _overrides, first) in enumerate(logs._RULES):
+        if first is None:
+            continue
+        tree = regex_syntax.parse(rule.pattern).root
+        missing = [chr(c) for c in range(32, 127) if chr(c) not in first and _can_start(tree, chr(c))[0]]
+        assert missing == [], (i, rule.pattern, missing)
+
+
+def test_first_character_dispatch_changes_no_line() -> None:
+    """Every line of every sample log, real and written, reads the same with the rules tried by first
+    character and with every rule tried at every step."""
+    from pathlib import Path
+
+    from troubleshooter.core import logs
+
+    fast = logs._make_parser()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(logs, "_RULES", [(r, o, v, None) for r, o, v, _f in logs._RULES])
+        every_rule = logs._make_parser()
+    root = Path(__file__).resolve().parents[2] / "sample_logs"
+    lines = [logs.decode_line(raw) for p in sorted(root.glob("**/*.log")) for raw in p.read_bytes().splitlines()]
+    lines += [prefix + "rest" for prefix in ("trt-1  | ", "E0305 12:00:00.1 1 a.cc:1] ", "- x - ERROR - ", ": W a.cc:1] ")]
+    assert len(lines) > 15_000
+    for line in lines:
+        assert fast(line) == every_rule(line), line

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import string
 from collections.abc import Callable
 
 from troubleshooter.core.limits import MAX_LINE_CHARS
@@ -35,48 +36,73 @@ _LEVEL_WORDS = {
 }
 
 _LVL = r"(?P<lvl>INTERNAL_ERROR|ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|CRITICAL|FATAL)"
+_LVL_FIRST = "IEWVDCF"
+_ALNUM = string.ascii_letters + string.digits
 
 # Each rule: (regex anchored at the start of what is left, origin or None, whether the level it reads
-# overrides one read before). Applied repeatedly until none matches.
-_RULES: list[tuple[re.Pattern[str], str | None, bool]] = [
+# overrides one read before, the characters a match can start with or None for any). Applied repeatedly
+# until none matches. The first characters only make parsing faster (a line starting with "[" is not
+# tried against the rules that cannot start there); tests/core/test_logs.py checks them against each
+# regex.
+_RULES: list[tuple[re.Pattern[str], str | None, bool, str | None]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
-    (re.compile(r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)"), "docker", False),
+    (re.compile(r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)"), "docker", False,
+     _ALNUM),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
-    (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False),
+    (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False,
+     '['),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
-    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*"), None, True),
+    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*"), None, True,
+     '['),
     # docker build (BuildKit) output: "#36 235.7 " / "36 235.7 "
-    (re.compile(r"#?\d{1,4} \d+\.\d \s*(?=\S)"), "docker", False),
+    (re.compile(r"#?\d{1,4} \d+\.\d \s*(?=\S)"), "docker", False,
+     '#0123456789'),
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
-    (re.compile(r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False),
+    (re.compile(r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False,
+     ':0123456789'),
     # GLib / GStreamer: "(gst-plugin-scanner:7): GStreamer-WARNING **: 18:43:36.486: "
-    (re.compile(r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?"), "glib", False),
+    (re.compile(r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?"), "glib", False,
+     '('),
     # ISO timestamp, optionally bracketed.
-    (re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)"), None, False),
+    (re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)"), None, False,
+     '[0123456789'),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
-    (re.compile(r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*"), None, False),
+    (re.compile(r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*"), None, False,
+     '['),
     # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
-    (re.compile(r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False),
+    (re.compile(r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False,
+     'IWEF'),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
-    (re.compile(r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*"), None, False),
+    (re.compile(r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*"), None, False,
+     '['),
     # protobuf: "[libprotobuf ERROR google/protobuf/text_format.cc:298] "
-    (re.compile(r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*"), None, False),
+    (re.compile(r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*"), None, False,
+     '['),
     # Python logging: "2024-... - name - ERROR - " (the timestamp was removed above) or "ERROR:name:"
-    (re.compile(r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - "), "python-logging", False),
+    (re.compile(r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - "), "python-logging", False,
+     "-._ \t\n\r\f\v" + _ALNUM),
     # Torch-TensorRT: "ERROR: [Torch-TensorRT TorchScript Conversion Context] - " / "ERROR:torch_tensorrt [..]:"
-    (re.compile(_LVL + r": \[Torch-TensorRT[^\]]*\] - "), "torch-tensorrt", False),
-    (re.compile(_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*"), "torch-tensorrt", False),
+    (re.compile(_LVL + r": \[Torch-TensorRT[^\]]*\] - "), "torch-tensorrt", False,
+     _LVL_FIRST),
+    (re.compile(_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*"), "torch-tensorrt", False,
+     _LVL_FIRST),
     # TRT 7 Python: "[TensorRT] ERROR: "
-    (re.compile(r"\[TensorRT\] " + _LVL + r":\s*"), "trt7", False),
+    (re.compile(r"\[TensorRT\] " + _LVL + r":\s*"), "trt7", False,
+     '['),
     # "ERROR: [TRT]: " / "[TRT]:ERROR: "
-    (re.compile(_LVL + r":\s*\[TRT\]:?\s*"), "python", False),
-    (re.compile(r"\[TRT\]:?\s*" + _LVL + r":\s*"), "python", False),
+    (re.compile(_LVL + r":\s*\[TRT\]:?\s*"), "python", False,
+     _LVL_FIRST),
+    (re.compile(r"\[TRT\]:?\s*" + _LVL + r":\s*"), "python", False,
+     '['),
     # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
-    (re.compile(r"\[(?P<lvl>[VIWEF!])\]\s*"), None, False),
-    (re.compile(r"\[TRT\]\s*"), "trt", False),
+    (re.compile(r"\[(?P<lvl>[VIWEF!])\]\s*"), None, False,
+     '['),
+    (re.compile(r"\[TRT\]\s*"), "trt", False,
+     '['),
     # Python logging default "ERROR:root:"
-    (re.compile(r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):"), "python-logging", False),
+    (re.compile(r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):"), "python-logging", False,
+     'EWIDC'),
 ]
 
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
@@ -158,7 +184,10 @@ def parse_line(no: int, raw: str) -> LogLine:
     return LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw)
 
 
-def _combined_rules() -> tuple[re.Pattern[str], dict[str, tuple[str | None, str | None, bool]]]:
+Rules = tuple[re.Pattern[str], dict[str, re.Pattern[str]], dict[str, tuple[str | None, str | None, bool]]]
+
+
+def _combined_rules() -> Rules:
     """`_RULES` as one alternation, matched in place once per step instead of rule by rule.
 
     An alternation returns its first alternative that matches: the first rule, in order. Matching in
@@ -168,10 +197,10 @@ def _combined_rules() -> tuple[re.Pattern[str], dict[str, tuple[str | None, str 
     """
     parts: list[str] = []
     meta: dict[str, tuple[str | None, str | None, bool]] = {}
-    flags = {rule.flags for rule, _o, _v in _RULES}
+    flags = {rule.flags for rule, *_ in _RULES}
     if len(flags) != 1:
         raise ValueError("logs._RULES: every rule needs the same flags")
-    for i, (rule, origin, overrides) in enumerate(_RULES):
+    for i, (rule, origin, overrides, _first) in enumerate(_RULES):
         src = rule.pattern
         outside_classes = re.sub(r"\[[^\]]*\]", "", src.replace("\\\\", "").replace("\\[", "").replace("\\]", ""))
         if re.search(r"\\\d|\(\?P=|\(\?<[=!]|\\[bBA]|\^", outside_classes) or rule.match("") is not None:
@@ -179,13 +208,26 @@ def _combined_rules() -> tuple[re.Pattern[str], dict[str, tuple[str | None, str 
         names = re.findall(r"\(\?P<(\w+)>", src)
         parts.append(f"(?P<r{i}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\g<1>_{i}>", src) + ")")
         meta[f"r{i}"] = (f"lvl_{i}" if "lvl" in names else None, origin, overrides)
-    return re.compile("|".join(parts), flags.pop()), meta
+    flag = flags.pop()
+    # One alternation per first character, of the rules that can start with it (in order): the same
+    # first matching rule as the whole alternation, with fewer branches to fail on. Other characters
+    # (and non-ASCII ones) get the whole alternation.
+    by_rules: dict[tuple[int, ...], re.Pattern[str]] = {}
+    dispatch: dict[str, re.Pattern[str]] = {}
+    for code in range(32, 127):
+        ch = chr(code)
+        chosen = tuple(i for i, (*_r, first) in enumerate(_RULES) if first is None or ch in first)
+        if chosen not in by_rules:
+            by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)", flag)
+        dispatch[ch] = by_rules[chosen]
+    return re.compile("|".join(parts), flag), dispatch, meta
 
 
 def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
     """The body of `parse_parts`, with everything it uses bound once."""
-    combined, by_name = _combined_rules()
-    match = combined.match
+    combined, dispatch, by_name = _combined_rules()
+    whole = combined
+    first_char = dispatch.get
     max_chars = MAX_LINE_CHARS
     words = _LEVEL_WORDS
     bare = _BARE_LEVEL.match
@@ -209,7 +251,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
         origin = None
         pos = 0
         for _ in range(8):
-            m = match(rest, pos)
+            m = first_char(rest[pos:pos + 1], whole).match(rest, pos)
             if m is None or m.end() == pos:
                 break
             lvl_group, rule_origin, overrides = by_name[m.lastgroup]  # type: ignore[index]
