@@ -141,7 +141,7 @@ def _diagnose_parser(p: argparse.ArgumentParser) -> None:
 def _tui_parser(p: argparse.ArgumentParser) -> None:
     p.description = "Walk through causes, version advice and fixes (`trt-why` alone on a terminal opens it too)."
     p.epilog = exit_codes_help(None, ok="the app was closed")
-    p.set_defaults(run=_tui)
+    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_tui"))
     p.add_argument("log", nargs="?", help="a log to open")
     p.add_argument("--model", help="an ONNX model to lint")
     p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say")
@@ -151,7 +151,7 @@ def _lint_parser(p: argparse.ArgumentParser) -> None:
     p.description = "TensorRT-aware checks of an ONNX model."
     p.epilog = exit_codes_help("a finding of level error or warning (--exit-zero: 0)",
                                ok="no finding of level error or warning")
-    p.set_defaults(run=_lint)
+    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_lint"))
     p.add_argument("model", nargs="?", help="the .onnx file")
     p.add_argument("--list-rules", action="store_true", help="print the rule ids and exit")
     lint_formats = formats.names("lint")
@@ -170,7 +170,7 @@ def _scan_parser(p: argparse.ArgumentParser) -> None:
                      "families, the unexplained error lines seen most often).")
     p.epilog = exit_codes_help("a log has an error or warning diagnosis (--exit-zero: 0)",
                                ok="no log has an error or warning diagnosis")
-    p.set_defaults(run=_scan)
+    p.set_defaults(run=_lazy("troubleshooter.fleet:run"))
     p.add_argument("targets", nargs="+", metavar="DIR_OR_GLOB", help="folders (searched recursively), files or globs")
     p.add_argument("-j", "--jobs", type=int, default=0, help="worker processes (default: one per core)")
     fleet_formats = formats.names("fleet-summary")
@@ -189,7 +189,7 @@ def _scan_parser(p: argparse.ArgumentParser) -> None:
 def _eval_parser(p: argparse.ArgumentParser) -> None:
     p.description = "Measure the KB on labelled logs."
     p.epilog = exit_codes_help("a log's expectation is not met", ok="every expectation met")
-    p.set_defaults(run=_eval)
+    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_eval"))
     p.add_argument("dir", help="folder of NAME.log files with NAME.expect.yaml expectations")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text", help="text|json (default: text)")
     _kb_dirs(p)
@@ -199,7 +199,7 @@ def _eval_parser(p: argparse.ArgumentParser) -> None:
 def _mcp_parser(p: argparse.ArgumentParser) -> None:
     p.description = "Serve trt-why over the Model Context Protocol."
     p.epilog = exit_codes_help(None, ok="the server stopped")
-    p.set_defaults(run=_mcp)
+    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_mcp"))
     p.add_argument("--http", metavar="HOST:PORT", help="streamable HTTP instead of stdio (e.g. 127.0.0.1:8765)")
     p.add_argument("--allow-dir", action="append", default=[], metavar="DIR",
                    help="folders whose ONNX models lint_onnx_model may read (none by default)")
@@ -218,22 +218,22 @@ def _kb_parser(p: argparse.ArgumentParser) -> None:
         q.set_defaults(run=run)
         return q
 
-    q = command("list", _kb_list, "every entry: id, severity, title")
+    q = command("list", _lazy("troubleshooter.cli_kb:kb_list"), "every entry: id, severity, title")
     q.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    q = command("show", _kb_show, "one entry in full")
+    q = command("show", _lazy("troubleshooter.cli_kb:kb_show"), "one entry in full")
     q.add_argument("id")
     q.add_argument("-f", "--format", choices=("yaml", "json"), default="yaml")
-    command("validate", _kb_validate, "schema, conventions, regex safety, scaffolds left unedited")
-    q = command("test", _kb_test, "run every entry's examples")
+    command("validate", _lazy("troubleshooter.cli_kb:kb_validate"), "schema, conventions, regex safety, scaffolds left unedited")
+    q = command("test", _lazy("troubleshooter.cli_kb:kb_test"), "run every entry's examples")
     q.add_argument("ids", nargs="*", help="only these entries")
-    q = command("explain", _kb_explain, "why an entry did or did not match a log")
+    q = command("explain", _lazy("troubleshooter.cli_kb:kb_explain"), "why an entry did or did not match a log")
     q.add_argument("id")
     q.add_argument("log")
     q.add_argument("--trt-version", metavar="X")
-    q = command("new", _kb_new, "scaffold a new entry")
+    q = command("new", _lazy("troubleshooter.cli_kb:kb_new"), "scaffold a new entry")
     q.add_argument("id")
     q.add_argument("--dir", default="kb", help="folder to write it in (default: ./kb)")
-    command("schema", _kb_schema, "print the JSON Schema of an entry")
+    command("schema", _lazy("troubleshooter.cli_kb:kb_schema"), "print the JSON Schema of an entry")
 
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -251,82 +251,22 @@ arguments (and `run`, the function that runs it; imported when it runs). A new c
 
 # -- the commands: each imports its module when it runs --------------------------------------------
 
-def _tui(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_extra import cmd_tui
+def _lazy(target: str) -> Command:
+    """The command "module:function", imported when it runs (the one-shot diagnose path stays small)."""
+    module, name = target.split(":")
 
-    return cmd_tui(args)
+    def run(args: argparse.Namespace) -> int:
+        import importlib
 
+        return int(getattr(importlib.import_module(module), name)(args))
 
-def _lint(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_extra import cmd_lint
-
-    return cmd_lint(args)
-
-
-def _scan(args: argparse.Namespace) -> int:
-    from troubleshooter.fleet import run
-
-    return run(args)
-
-
-def _eval(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_extra import cmd_eval
-
-    return cmd_eval(args)
-
-
-def _mcp(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_extra import cmd_mcp
-
-    return cmd_mcp(args)
+    return run
 
 
 def _kb_help(args: argparse.Namespace) -> int:
     """`trt-why kb` alone: what it can do."""
     args.parser.print_help(sys.stdout)
     return exit_codes.OK
-
-
-def _kb_list(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_list
-
-    return kb_list(args)
-
-
-def _kb_show(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_show
-
-    return kb_show(args)
-
-
-def _kb_validate(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_validate
-
-    return kb_validate(args)
-
-
-def _kb_test(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_test
-
-    return kb_test(args)
-
-
-def _kb_explain(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_explain
-
-    return kb_explain(args)
-
-
-def _kb_new(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_new
-
-    return kb_new(args)
-
-
-def _kb_schema(args: argparse.Namespace) -> int:
-    from troubleshooter.cli_kb import kb_schema
-
-    return kb_schema(args)
 
 
 # -- diagnose ---------------------------------------------------------------------------------------
