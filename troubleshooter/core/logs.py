@@ -184,7 +184,7 @@ def parse_line(no: int, raw: str) -> LogLine:
     return LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw)
 
 
-Rules = tuple[re.Pattern[str], dict[str, re.Pattern[str]], dict[str, tuple[str | None, str | None, bool]]]
+Rules = tuple[dict[str, re.Pattern[str]], Callable[[str], re.Pattern[str]], dict[str, tuple[str | None, str | None, bool]]]
 
 
 def _combined_rules() -> Rules:
@@ -211,22 +211,27 @@ def _combined_rules() -> Rules:
     flag = flags.pop()
     # One alternation per first character, of the rules that can start with it (in order): the same
     # first matching rule as the whole alternation, with fewer branches to fail on. Other characters
-    # (and non-ASCII ones) get the whole alternation.
+    # (and non-ASCII ones) get the whole alternation. Each is compiled the first time a line needs it.
     by_rules: dict[tuple[int, ...], re.Pattern[str]] = {}
     dispatch: dict[str, re.Pattern[str]] = {}
-    for code in range(32, 127):
-        ch = chr(code)
-        chosen = tuple(i for i, (*_r, first) in enumerate(_RULES) if first is None or ch in first)
-        if chosen not in by_rules:
-            by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)", flag)
-        dispatch[ch] = by_rules[chosen]
-    return re.compile("|".join(parts), flag), dispatch, meta
+
+    def bucket(ch: str) -> re.Pattern[str]:
+        if len(ch) == 1 and " " <= ch <= "~":
+            chosen = tuple(i for i, (*_r, first) in enumerate(_RULES) if first is None or ch in first)
+        else:
+            chosen = tuple(range(len(_RULES)))
+        pattern = by_rules.get(chosen)
+        if pattern is None:
+            pattern = by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)", flag)
+        dispatch[ch] = pattern
+        return pattern
+
+    return dispatch, bucket, meta
 
 
 def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
     """The body of `parse_parts`, with everything it uses bound once."""
-    combined, dispatch, by_name = _combined_rules()
-    whole = combined
+    dispatch, bucket, by_name = _combined_rules()
     first_char = dispatch.get
     max_chars = MAX_LINE_CHARS
     words = _LEVEL_WORDS
@@ -251,7 +256,8 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
         origin = None
         pos = 0
         for _ in range(8):
-            m = first_char(rest[pos:pos + 1], whole).match(rest, pos)
+            c = rest[pos:pos + 1]
+            m = (first_char(c) or bucket(c)).match(rest, pos)
             if m is None or m.end() == pos:
                 break
             lvl_group, rule_origin, overrides = by_name[m.lastgroup]  # type: ignore[index]

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import UnionType
 from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
@@ -132,29 +133,47 @@ def trusted(cls: type[M], data: Any) -> M:
     cache that does not have the shape this code writes (the caller then reads the YAML)."""
     if not isinstance(data, dict):
         raise TypeError(f"{cls.__name__}: not an object")
-    values: dict[str, Any] = {}
-    for name, info in cls.model_fields.items():
-        if name in data:
-            values[name] = _trusted_value(info.annotation, data[name])
+    values = dict(data)
+    for name, convert in _conversions(cls):
+        value = values.get(name)
+        if value is not None:
+            values[name] = convert(value)
     return cls.model_construct(**values)
 
 
-def _trusted_value(annotation: Any, value: Any) -> Any:
-    if value is None:
-        return None
+Convert = Callable[[Any], Any]
+
+
+@functools.cache
+def _conversions(cls: type[BaseModel]) -> tuple[tuple[str, Convert], ...]:
+    """The fields of a model whose JSON form is not their value (nested models, lists of them, dates),
+    with the function that rebuilds each: worked out once per class."""
+    out = []
+    for name, info in cls.model_fields.items():
+        convert = _converter(info.annotation)
+        if convert is not None:
+            out.append((name, convert))
+    return tuple(out)
+
+
+def _converter(annotation: Any) -> Convert | None:
     origin = get_origin(annotation)
     if origin in (Union, UnionType):
         inner = [a for a in get_args(annotation) if a is not type(None)]
-        return _trusted_value(inner[0], value) if len(inner) == 1 else value
+        return _converter(inner[0]) if len(inner) == 1 else None
     if origin is list:
         (item,) = get_args(annotation)
-        return [_trusted_value(item, v) for v in value]
+        each = _converter(item)
+        if each is None:
+            return None
+        return lambda values: [None if v is None else each(v) for v in values]
     if isinstance(annotation, type):
         if issubclass(annotation, BaseModel):
-            return trusted(annotation, value)
+            model = annotation
+            return lambda value: trusted(model, value)
         if annotation is dt.date:
-            return dt.date.fromisoformat(value)
-    return value
+            return dt.date.fromisoformat
+    return None
 
 
 def _write(path: Path, kb: KnowledgeBase, derived: Derived) -> None:
