@@ -90,6 +90,15 @@ def test_prefix_rules_must_match_in_place() -> None:
             logs._combined_rules()
 
 
+def test_no_prefix_rule_looks_behind_its_start() -> None:
+    """The prefix rules are matched in place (at a position, not on a slice): read from each regex, none
+    anchors at a start, tests a word boundary or looks behind (import only runs a cheap textual check)."""
+    from troubleshooter.core import logs
+    from troubleshooter.core.regexes import looks_behind
+
+    assert [r.pattern for r, *_ in logs._RULES if looks_behind(r.pattern, r.flags)] == []
+
+
 def test_every_error_line_holds_a_finder_marker() -> None:
     """The failure vocabulary lives in two forms in logs.py: the regexes that make a line an error line
     and the literals (ERROR_MARKERS, MARKER_PATTERNS) by which the finders pick candidate lines. A

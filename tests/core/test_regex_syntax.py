@@ -243,7 +243,7 @@ def test_parse_fails_only_with_its_own_error(pattern: str) -> None:
         rs.parse(pattern)
 
 
-# -- the other walks: the finders' fold_marker, fastparse's looks_behind --------------------------------
+# -- the other walks: the finders' fold_marker, looks_behind (for the prefix rules) ------------------------
 
 @pytest.mark.parametrize(("marker", "folded"), [
     (r"^[EF](?:\d{4}|\d{8}) \d", r"[EF](?:\d{4}|\d{8}) \d"),

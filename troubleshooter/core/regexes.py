@@ -1,5 +1,6 @@
 """Signature regexes: compiling, prefilter literals, and the backtracking guard; and the other walks
-over a parsed regex (the finders' `fold_marker`, fastparse's `looks_behind`).
+over a parsed regex (the finders' `fold_marker`; `looks_behind`, which tests/core/test_logs.py applies
+to the prefix rules that are matched in place).
 
 Every signature needs a literal that any matching line must contain, so that the scanner only
 runs regexes on candidate lines. The literal is derived from the regex (the longest run of plain
