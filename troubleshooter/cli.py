@@ -191,7 +191,8 @@ def _eval_parser(p: argparse.ArgumentParser) -> None:
     p.epilog = exit_codes_help("a log's expectation is not met", ok="every expectation met")
     p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_eval"))
     p.add_argument("dir", help="folder of NAME.log files with NAME.expect.yaml expectations")
-    p.add_argument("-f", "--format", choices=("text", "json"), default="text", help="text|json (default: text)")
+    eval_formats = formats.names("eval")
+    p.add_argument("-f", "--format", choices=eval_formats, default="text", help=f"{_choices(eval_formats)} (default: text)")
     _kb_dirs(p)
     p.add_argument("--glob", default="*", help="only logs whose name matches, e.g. 'h-*'")
 

@@ -73,8 +73,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from troubleshooter.evaluate import evaluate, render_eval
+    from troubleshooter.evaluate import evaluate
+    from troubleshooter.render import formats
 
     result = evaluate(args.dir, kb_dirs=args.kb, pattern=args.glob)
-    sys.stdout.write(render_eval(result, args.format))
+    sys.stdout.write(formats.render(args.format, "eval", result))
     return exit_codes.OK if result.failures == 0 else exit_codes.FOUND

@@ -267,11 +267,15 @@ def summary(result: EvalResult) -> dict[str, Any]:
     return out
 
 
-def render_eval(result: EvalResult, fmt: str = "text") -> str:
-    if fmt == "json":
-        data = summary(result)
-        data["cases"] = [asdict(c) | {"ok": c.ok, "seen": c.seen} for c in result.cases]
-        return json.dumps(data, indent=2) + "\n"
+def render_eval_json(result: EvalResult) -> str:
+    """The figures and every case, as JSON (`trt-why eval --format json`)."""
+    data = summary(result)
+    data["cases"] = [asdict(c) | {"ok": c.ok, "seen": c.seen} for c in result.cases]
+    return json.dumps(data, indent=2) + "\n"
+
+
+def render_eval_text(result: EvalResult, **_terminal: object) -> str:
+    """The figures and the confusion list, as text (plain at any width and colour)."""
     n_unc, n_unr = len(result.by_label("uncovered")), len(result.by_label("unresolved"))
     lines = [
         f"logs: {len(result.cases)} ({len(result.positives)} with a known failure, {n_unc} uncovered, "

@@ -13,6 +13,7 @@ reports        several logs' reports as one document           fn(reports, **ter
 lint           an ONNX model's lint (`lint.report.LintReport`) fn(lint_report, **terminal) -> str
 fleet-log      one log's record in `trt-why scan`              fn(record: dict) -> str
 fleet-summary  the summary that ends `trt-why scan`            fn(summary: dict) -> str
+eval           `trt-why eval`'s figures (`evaluate.EvalResult`) fn(result, **terminal) -> str
 =============  ==============================================  =====================================
 
 ``**terminal`` is given only to a format marked ``terminal`` (laid out for a screen): ``colour``,
@@ -29,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Product = Literal["report", "reports", "lint", "fleet-log", "fleet-summary"]
+Product = Literal["report", "reports", "lint", "fleet-log", "fleet-summary", "eval"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ FORMATS: tuple[Format, ...] = (
         "reports": "troubleshooter.render.text:render_text_many",
         "lint": "troubleshooter.lint.render:render_lint_text",
         "fleet-summary": "troubleshooter.render.fleet:render_fleet_text",
+        "eval": "troubleshooter.evaluate:render_eval_text",
     }, terminal=True),
     Format("markdown", ".md", "Markdown", {
         "report": "troubleshooter.render.markdown:render_markdown",
@@ -75,6 +77,7 @@ FORMATS: tuple[Format, ...] = (
         "report": "troubleshooter.render.json:render_json",
         "reports": "troubleshooter.render.json:render_json_many",
         "lint": "troubleshooter.lint.render:render_lint_json",
+        "eval": "troubleshooter.evaluate:render_eval_json",
     }, export=True),
     Format("sarif", ".sarif", "SARIF 2.1.0", {
         "lint": "troubleshooter.lint.render:render_lint_sarif",
