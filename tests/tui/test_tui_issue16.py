@@ -22,6 +22,7 @@ from tui_helpers import (
     SIZE,
     diagnosis_running,
     make_app,
+    report_app,
     run,
     sample,
     settle,
@@ -124,9 +125,7 @@ def test_progress_shows_while_a_large_paste_is_still_arriving() -> None:
 # --- 2. 80x24 is usable: the sidebar stacks, tabs and causes show, the footer fits ---------------------
 def test_at_80x24_the_sidebar_stacks_above_the_tabs() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=NARROW) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(NARROW, log=sample(SILU)) as (app, pilot):
             screen = app.screen
             assert screen.has_class("-narrow")
             side, tabs = screen.query_one("#side").region, screen.query_one("#tabs").region
@@ -165,9 +164,7 @@ def test_after_a_lint_from_the_path_box_the_tab_keys_switch_tabs(onnx_models) ->
     model = onnx_models(node_name="/model.2/cv1/conv/Conv")
 
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             screen = app.screen
             await pilot.press("4")
             box = screen.query_one("#model-path", Input)
@@ -214,9 +211,7 @@ def test_a_multi_line_paste_on_the_report_screen_is_a_new_log(tmp_path: Path) ->
     other = Path(sample("e-dealloc-gen-trtexec-10-0-1.log")).read_text(encoding="utf-8")
 
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             first = app.report
             await pilot.press("4")  # the model path box has focus
             box = app.screen.query_one("#model-path", Input)
@@ -249,9 +244,7 @@ def test_a_new_log_starts_clean(onnx_models, tmp_path: Path) -> None:  # type: i
     jetson = sample(SILU)  # says Orin / Jetson
 
     async def scenario() -> None:
-        app = make_app(log=lone, model=model)
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=lone, model=model) as (app, pilot):
             await wait_until(pilot, lambda: app.lint_report is not None, "the --model lint")
             screen = app.screen
             await pilot.press("2")
@@ -347,9 +340,7 @@ def test_the_kb_viewer_reads_without_placeholders_or_doubled_phrases() -> None:
 
 def test_the_version_advice_does_not_say_affected_twice() -> None:
     async def scenario() -> None:
-        app = make_app(pinned=True, log=str(DATA / "python_no_version.log"))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, pinned=True, log=str(DATA / "python_no_version.log")) as (app, pilot):
             await pilot.press("2")
             await settle(pilot)
             shown = " ".join(" ".join(str(w.render()).split()) for w in app.screen.query("#version-advice Static"))
@@ -361,9 +352,7 @@ def test_the_version_advice_does_not_say_affected_twice() -> None:
 
 def test_the_fix_tab_says_why_it_is_empty_on_a_clean_log() -> None:
     async def scenario() -> None:
-        app = make_app(text=CLEAN)
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, text=CLEAN) as (app, pilot):
             assert not app.report.diagnoses
             await pilot.press("3")
             await settle(pilot)
@@ -377,9 +366,7 @@ def test_the_fix_tab_says_why_it_is_empty_on_a_clean_log() -> None:
 
 def test_b_returns_to_the_view_the_user_had() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             screen = app.screen
             log = screen.query_one(LogView)
             # The user scrolls the log far from the evidence (the wheel moves the view, not the cursor).
@@ -410,9 +397,7 @@ def test_b_returns_to_the_view_the_user_had() -> None:
 
 def test_long_lines_show_whole_and_the_evidence_list_follows_n() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             screen = app.screen
             log, evidence = screen.query_one(LogView), screen.query_one(EvidenceList)
             full = app.log_text.line(log.cursor_line)
@@ -438,9 +423,7 @@ def test_long_lines_show_whole_and_the_evidence_list_follows_n() -> None:
 
 def test_the_help_numbers_what_the_keys_number() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             tabs = {str(tab.label) for tab in app.screen.query(Tab)}
             await pilot.press("f1")
             await wait_for_screen(pilot, "HelpScreen")

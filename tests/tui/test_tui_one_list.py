@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, RadioButton
-from tui_helpers import SIZE, make_app, run, sample, wait_for_report, wait_for_screen
+from tui_helpers import SIZE, report_app, run, sample, wait_for_screen
 
 from troubleshooter import exit_codes
 from troubleshooter.models import PLATFORMS
@@ -34,9 +34,7 @@ def test_ctrl_f_cycles_through_the_formats_and_their_suffixes(presses: int) -> N
     names = list(FORMATS)
 
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             await pilot.press("ctrl+e")
             await wait_for_screen(pilot, "ExportDialog")
             for _ in range(presses):

@@ -7,7 +7,18 @@ from pathlib import Path
 
 from textual import events
 from textual.widgets import Input, Select, TabbedContent
-from tui_helpers import SIZE, make_app, run, sample, settle, wait_for_palette, wait_for_report, wait_for_screen, wait_until
+from tui_helpers import (
+    SIZE,
+    make_app,
+    report_app,
+    run,
+    sample,
+    settle,
+    wait_for_palette,
+    wait_for_report,
+    wait_for_screen,
+    wait_until,
+)
 
 from troubleshooter.tui.screens.input import InputScreen
 from troubleshooter.tui.screens.report import ReportScreen
@@ -78,9 +89,7 @@ def test_open_file_by_path_and_with_the_dialog() -> None:
 
 def test_select_a_diagnosis_and_jump_to_its_evidence_and_back() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             screen = app.screen
             log = screen.query_one(LogView)
             top = app.report.top
@@ -134,9 +143,7 @@ def test_select_a_diagnosis_and_jump_to_its_evidence_and_back() -> None:
 
 def test_unexplained_lines_carry_suggestions() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(UNEXPLAINED))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(UNEXPLAINED)) as (app, _pilot):
             assert app.report.unexplained
             tree = app.screen.query_one(FindingsTree)
             kinds = []
@@ -165,9 +172,7 @@ def _nodes(node):  # type: ignore[no-untyped-def]
 
 def test_answer_the_version_question_updates_the_advice() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(NO_VERSION))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(NO_VERSION)) as (app, pilot):
             assert app.report.environment.tensorrt_version is None
             top = app.report.top
             assert top.version_advice and top.version_status is None
@@ -194,9 +199,7 @@ def test_answer_the_version_question_updates_the_advice() -> None:
 
 def test_fix_checklist_and_copy_to_the_clipboard() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             await pilot.press("3")
             await pilot.pause()
             checklist = app.screen.query_one(FixChecklist)
@@ -229,9 +232,7 @@ def test_lint_a_generated_model_confirms_the_diagnosis(onnx_models) -> None:  # 
     model = onnx_models()  # depthwise Q/DQ conv named as in the log
 
     async def scenario() -> None:
-        app = make_app(log=sample(DEPTHWISE))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(DEPTHWISE)) as (app, pilot):
             assert app.report.top.id == "int8-grouped-conv-alignment"
             await pilot.press("4")
             box = app.screen.query_one("#model-path", Input)
@@ -253,9 +254,7 @@ def test_lint_a_model_without_the_problem_refutes(onnx_models) -> None:  # type:
     model = onnx_models(group=1, channels=8)  # a plain conv with the logged name: nothing to find
 
     async def scenario() -> None:
-        app = make_app(log=sample(DEPTHWISE), model=model)
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(DEPTHWISE), model=model) as (app, pilot):
             await wait_until(pilot, lambda: app.lint_report is not None, "the lint report of the --model given")
             await pilot.press("4")
             await settle(pilot)
@@ -270,9 +269,7 @@ def test_lint_errors_are_one_line(tmp_path: Path) -> None:
     bad.write_text("not a model")
 
     async def scenario() -> None:
-        app = make_app(log=sample(DEPTHWISE))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(DEPTHWISE)) as (app, pilot):
             await pilot.press("4")
             app.screen.query_one("#model-path", Input).value = str(bad)
             await pilot.press("enter")
@@ -286,9 +283,7 @@ def test_lint_errors_are_one_line(tmp_path: Path) -> None:
 
 def test_export_markdown_and_json(tmp_path: Path) -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             for fmt, name in (("markdown", "report.md"), ("json", "report.json")):
                 await pilot.press("ctrl+e")
                 await wait_for_screen(pilot, "ExportDialog")
@@ -319,9 +314,7 @@ def test_export_markdown_and_json(tmp_path: Path) -> None:
 
 def test_help_palette_theme_and_kb_entry() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             await pilot.press("f1")
             await pilot.pause()
             assert type(app.screen).__name__ == "HelpScreen"
@@ -373,9 +366,7 @@ def test_a_dropped_file_opens() -> None:
 
 def test_the_mouse_works_too() -> None:
     async def scenario() -> None:
-        app = make_app(log=sample(SILU))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             screen = app.screen
             await pilot.click("#--content-tab-tab-fix")
             await pilot.pause()
@@ -411,9 +402,7 @@ def test_the_factory_takes_text() -> None:
     text = Path(sample(SILU)).read_text(encoding="utf-8")
 
     async def scenario() -> None:
-        app = make_app(text=text, trt_version="8.6.1")
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, text=text, trt_version="8.6.1") as (app, pilot):
             assert app.request.text == text and app.request.trt_version == "8.6.1"
             assert app.report.environment.tensorrt_version == "8.6.1"
             # The paste screen underneath holds the text.
@@ -429,9 +418,7 @@ def test_answer_the_platform_question_reruns_with_it() -> None:
     lone = "e-dealloc-lone-line.log"  # one line: neither version nor platform in the log
 
     async def scenario() -> None:
-        app = make_app(log=sample(lone))
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for_report(pilot)
+        async with report_app(SIZE, log=sample(lone)) as (app, pilot):
             assert app.report.environment.platform is None
             await pilot.press("2")
             screen = app.screen

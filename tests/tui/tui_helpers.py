@@ -12,8 +12,9 @@ speed is measured in benchmarks/.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,16 @@ async def wait_for_report(pilot: Any, timeout: float = HANG_GUARD) -> None:
     # wait_until's last pause refreshed the screen; this runs what the report asked to do after that
     # refresh (the log view's jump to the first trigger line) and waits out any animation.
     await pilot.wait_for_scheduled_animations()
+
+
+@contextlib.asynccontextmanager
+async def report_app(size: tuple[int, int] = SIZE, **kwargs: Any) -> AsyncIterator[tuple[TrtWhyApp, Any]]:
+    """The app (made by `make_app(**kwargs)`) running at `size`, once its report is on screen: the
+    preamble of most walkthrough tests, as `async with report_app(NARROW, log=...) as (app, pilot):`."""
+    app = make_app(**kwargs)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_report(pilot)
+        yield app, pilot
 
 
 async def wait_for_screen(pilot: Any, name: str, timeout: float = HANG_GUARD) -> None:
