@@ -435,3 +435,22 @@ def test_the_help_numbers_what_the_keys_number() -> None:
                 assert any(ln.startswith(label) for ln in numbered), label
 
     run(scenario())
+
+
+def test_the_header_shows_what_was_found_at_80_columns(tmp_path: Path) -> None:
+    """At 80 columns the header's one line cannot hold a long log name, the line count and the number of
+    diagnoses: the count of diagnoses always shows (the line count goes first, then the middle of the
+    name), and everything shows again when the terminal is wide."""
+    log = tmp_path / "yolov8n-int8-calibration-jetson-orin-nx-jetpack-6.0-build.log"
+    log.write_text(Path(sample(SILU)).read_text())
+
+    async def scenario() -> None:
+        async with report_app(NARROW, log=str(log)) as (app, pilot):
+            title = app.screen.sub_title
+            assert title.endswith("3 diagnoses") and "lines" not in title and "…" in title, title
+            assert len(f"{app.title} — {title}") <= 80 - 18
+            await pilot.resize_terminal(200, 40)
+            await pilot.pause()
+            assert app.screen.sub_title == f"{log.name} · 1,389 lines · 3 diagnoses"
+
+    run(scenario())

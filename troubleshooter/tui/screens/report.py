@@ -129,10 +129,21 @@ class ReportScreen(Screen[None]):
         self._show_selected(jump=True)
 
     def _subtitle(self) -> str:
+        """The log's name, its size and what was found, on the header's one line: at 80 columns the line
+        count goes first, then the middle of a long name, so that what was found always shows."""
         src = self.report.source
         name = getattr(self.app, "request_name", None) or src.name
         found = len(self.report.diagnoses)
-        return f"{name} · {src.lines:,} lines · {found} diagnos{'is' if found == 1 else 'es'}"
+        counts = f"{found} diagnos{'is' if found == 1 else 'es'}"
+        # The header centres "title — subtitle" between its icon and its clock space (18 columns).
+        room = (self.size.width or self.app.size.width) - len(f"{self.app.title} — ") - 18
+        for text in (f"{name} · {src.lines:,} lines · {counts}", f"{name} · {counts}"):
+            if len(text) <= room:
+                return text
+        keep = room - len(f" · {counts}") - 1
+        if keep >= 8:
+            name = name[:keep // 2] + "…" + name[len(name) - (keep - keep // 2):]
+        return f"{name} · {counts}"
 
     def _show_selected(self, *, jump: bool, remember: bool = False) -> None:
         diag = self.selected
@@ -201,6 +212,7 @@ class ReportScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.refresh_bindings()  # the breakpoint class (-narrow) may have changed: so does the footer
+        self.sub_title = self._subtitle()  # as much as fits the new width
 
     def action_toggle_environment(self) -> None:
         self.query_one("#side").toggle_class("-show-env")
