@@ -21,18 +21,16 @@ from typing import IO, TYPE_CHECKING, Any
 
 from troubleshooter.core.logs import decode_line, strip_ansi
 from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
-from troubleshooter.core.ranking import rank
 from troubleshooter.core.regexes import MATCH_TIMEOUT
 from troubleshooter.core.versions import KNOWN_RELEASES, normalise
 from troubleshooter.envvars import env_seconds
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
-from troubleshooter.models import PLATFORMS, Diagnosis, Environment, Report, Source, Unexplained
+from troubleshooter.models import PLATFORMS, Report, Source, Suggestion, Unexplained
 from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
-    from troubleshooter.core.state import MatchState
     from troubleshooter.core.suggest import Suggester
     from troubleshooter.kb.cache import Derived
     from troubleshooter.lint.report import LintReport
@@ -136,8 +134,11 @@ class _SuggesterWhenNeeded:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()):  # type: ignore[no-untyped-def]
+    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()) -> list[Suggestion]:
         return self.engine.suggester.similar(text, limit=limit, exclude=exclude)
+
+    def near_miss(self, entry_id: str, text: str) -> float:
+        return self.engine.suggester.near_miss(entry_id, text)
 
 
 _engines: dict[tuple[tuple[str, ...], str], Engine] = {}
@@ -215,75 +216,31 @@ def _run(opened: Opened, engine: Engine, opts: Options, progress: Progress | Non
 
 
 def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | None, path: str | None) -> Report:
+    """Read (the reading layer), then what the core finds, then the report with what reading noted."""
+    from troubleshooter.core.report import findings
     from troubleshooter.scan import scan
 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
-    env = state.env.result(opts.trt_version, opts.platform)
-    diagnoses = rank(engine.matcher.entries, state, env)
-    fired = set(state.hits) if diagnoses else set()
-    notes = list(opened.notes) + state.notes
+    found = findings(state, engine.matcher.entries, _SuggesterWhenNeeded(engine), trt_version=opts.trt_version,
+                     platform=opts.platform, read_lines=bool(lines and nbytes))
+    notes = [*opened.notes, *state.notes]
     if opened.truncated:
         notes.append(opened.stop_reason or "reading stopped early")
-    if lines and nbytes and not diagnoses and not state.error_lines:
-        notes.append("no known failure and no error line found")
-    if state.error_lines_seen > len(state.error_lines):
-        notes.append(f"{state.error_lines_seen} error lines; the first {len(state.error_lines)} were examined "
-                     "for unexplained errors")
+    notes += found.notes
     if engine.kb.problems:
         notes.append(f"{len(engine.kb.problems)} KB entries could not be loaded (run `trt-why kb validate`)")
-    unexplained = _unexplained(state, diagnoses, fired, engine)
-    if unexplained:
-        from troubleshooter.core.similarity import promote
-
-        build = state.env.last_build
-        diagnoses, unexplained = promote(unexplained, diagnoses, engine.matcher.entries, env, seen=set(state.hits),
-                                         succeeded_at=build[0] if build is not None and build[1] else 0,
-                                         near_miss=engine.suggester.near_miss)
-    failure, first_error = _failure(diagnoses, unexplained, state.env.last_build, env)
     return Report.model_construct(
         source=Source.model_construct(name=opened.name, lines=lines, bytes=nbytes, encoding=opened.encoding,
                                       truncated=opened.truncated),
-        environment=env,
-        diagnoses=diagnoses,
-        unexplained=unexplained,
+        environment=found.environment,
+        diagnoses=found.diagnoses,
+        unexplained=found.unexplained,
         notes=notes,
-        failure=failure,
-        first_error=first_error,
+        failure=found.failure,
+        first_error=found.first_error,
     )
-
-
-def _failure(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
-             env: Environment) -> tuple[bool, Unexplained | None]:
-    """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
-
-    An unexplained error line is a failure unless a successful build follows it (a harmless error
-    line in a log whose build then passed). It leads when it comes before every diagnosed error.
-    """
-    succeeded_at = last_build[0] if last_build is not None and last_build[1] else 0
-    failing = [u for u in unexplained if u.line > succeeded_at]
-    errors = [d for d in diagnoses if d.severity == "error"]
-    # The log's own verdict counts too: "&&&& FAILED", "Engine could not be created" as its last outcome.
-    failure = bool(errors) or bool(failing) or (last_build is not None and not last_build[1])
-    if not failing:
-        return failure, None
-    first = min(failing, key=lambda u: u.line)
-    roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
-    if roots and first.line >= min(roots):
-        return failure, None
-    from troubleshooter.core.logs import parse_line
-    from troubleshooter.core.next_steps import first_error_steps
-
-    return failure, first.model_copy(update={"next_steps": first_error_steps(parse_line(first.line, first.text).text, env)})
-
-
-def _unexplained(state: MatchState, diagnoses: list, fired: set[str], engine: Engine) -> list:  # type: ignore[type-arg]
-    if not state.error_lines:
-        return []
-    from troubleshooter.core.suggest import unexplained
-
-    return unexplained(state.error_lines, diagnoses, fired, _SuggesterWhenNeeded(engine))  # type: ignore[arg-type]
 
 
 def lint(path: str | os.PathLike[str], *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:

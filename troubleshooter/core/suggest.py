@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Diagnosis, LogLine, Suggestion, Unexplained
@@ -57,6 +58,15 @@ def sourced_corpus_of(entry: Entry, literals: Literals = derived_literals) -> li
             if line.strip() and any(lit in line for lit in lits):
                 texts.append((line, ex.source))
     return texts
+
+
+class Suggestions(Protocol):
+    """What a report needs of the KB's fuzzy search (a `Suggester`, or a stand-in that builds one only
+    when a line is left unexplained)."""
+
+    def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = ()) -> list[Suggestion]: ...
+
+    def near_miss(self, entry_id: str, text: str) -> float: ...
 
 
 class Suggester:
@@ -152,7 +162,7 @@ class Suggester:
 
 
 def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses: Sequence[Diagnosis],
-                fired: set[str], suggester: Suggester) -> list[Unexplained]:
+                fired: set[str], suggester: Suggestions) -> list[Unexplained]:
     """Error lines that no fired entry matched, grouped by masked text.
 
     A line inside a run of consecutive error lines that holds an explained line (a parser error's

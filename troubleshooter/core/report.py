@@ -1,0 +1,85 @@
+"""From a log's `MatchState` to what the report says: the environment, the ranked diagnoses, the error
+lines nothing explains (with suggestions, and promotions by similarity), whether the log shows a
+failure, and the error line that leads the report when no entry explains it.
+
+The one place the steps after matching run, in order; `api` only adds what the reading layer knows
+(the source, the reading notes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from troubleshooter.core.ranking import rank
+from troubleshooter.core.state import MatchState
+from troubleshooter.core.suggest import Suggestions
+from troubleshooter.kb.schema import Entry
+from troubleshooter.models import Diagnosis, Environment, Unexplained
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What the core found in one log."""
+
+    environment: Environment
+    diagnoses: list[Diagnosis]
+    unexplained: list[Unexplained]
+    failure: bool
+    """The log shows a failure (the exit status)."""
+    first_error: Unexplained | None
+    """The earliest error line no entry explains, when it comes before every diagnosed error."""
+    notes: list[str]
+    """What the core has to say about its own work (no failure seen, error lines left unexamined)."""
+
+
+def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggestions, *,
+             trt_version: str | None = None, platform: str | None = None, read_lines: bool = True) -> Findings:
+    """The findings of a log's matching pass. `trt_version` and `platform` override what the log says;
+    `read_lines`: the log had lines at all (an empty one gets no "nothing found" note)."""
+    env = state.env.result(trt_version, platform)
+    diagnoses = rank(entries, state, env)
+    fired = set(state.hits) if diagnoses else set()
+    notes: list[str] = []
+    if read_lines and not diagnoses and not state.error_lines:
+        notes.append("no known failure and no error line found")
+    if state.error_lines_seen > len(state.error_lines):
+        notes.append(f"{state.error_lines_seen} error lines; the first {len(state.error_lines)} were examined "
+                     "for unexplained errors")
+    unexplained: list[Unexplained] = []
+    if state.error_lines:
+        from troubleshooter.core.suggest import unexplained as unexplained_lines
+
+        unexplained = unexplained_lines(state.error_lines, diagnoses, fired, suggestions)
+    if unexplained:
+        from troubleshooter.core.similarity import promote
+
+        build = state.env.last_build
+        diagnoses, unexplained = promote(unexplained, diagnoses, entries, env, seen=set(state.hits),
+                                         succeeded_at=build[0] if build is not None and build[1] else 0,
+                                         near_miss=suggestions.near_miss)
+    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env)
+    return Findings(env, diagnoses, unexplained, failure, first_error, notes)
+
+
+def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
+               env: Environment) -> tuple[bool, Unexplained | None]:
+    """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
+
+    An unexplained error line is a failure unless a successful build follows it (a harmless error
+    line in a log whose build then passed). It leads when it comes before every diagnosed error.
+    """
+    succeeded_at = last_build[0] if last_build is not None and last_build[1] else 0
+    failing = [u for u in unexplained if u.line > succeeded_at]
+    errors = [d for d in diagnoses if d.severity == "error"]
+    # The log's own verdict counts too: "&&&& FAILED", "Engine could not be created" as its last outcome.
+    failure = bool(errors) or bool(failing) or (last_build is not None and not last_build[1])
+    if not failing:
+        return failure, None
+    first = min(failing, key=lambda u: u.line)
+    roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
+    if roots and first.line >= min(roots):
+        return failure, None
+    from troubleshooter.core.logs import parse_line
+    from troubleshooter.core.next_steps import first_error_steps
+
+    return failure, first.model_copy(update={"next_steps": first_error_steps(parse_line(first.line, first.text).text, env)})
