@@ -162,12 +162,11 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
                  "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
-                 "Invalid Node")
+                 "Invalid Node", ": E ", ": F ")  # the last two: TensorFlow's E and F lines
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
 them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""
 MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
-                   r"\d: [EF] [^\s\]]+:\d+\]",  # TensorFlow's E and F lines
                    r"^#\d+\s+0x[0-9a-f]{6}")  # frames of a native stack trace (gdb's bt)
 
 
