@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from troubleshooter.core.logs import parse_line
 from troubleshooter.models import Level
@@ -209,3 +211,23 @@ def test_every_marker_pattern_is_anchored_at_a_line_start() -> None:
     from troubleshooter.core.regexes import fold_marker
 
     assert [m for m in MARKER_PATTERNS if fold_marker(m) is None] == []
+
+
+_FRAGMENTS = ["[08/07/2024-12:27:04]", " ", "[E]", "[W]", "[TRT]", "[TRT]:", "ERROR:", "WARNING -", "trt-1  |",
+              "E0305 12:00:00.123456 1 x.cc:12]", "[TensorRT]", "Error Code 4:", "Traceback (most recent call last):",
+              "\x1b[31m", "\r", "\t", "x", "[6] Invalid Node", "&&&& FAILED", "[!]", "ValueError: ", "2024-01-01 10:00:00",
+              "2023-01-27 14:05:53.348636: W a.cc:64]", "#36 235.7 ", "(gst:7): GStreamer-WARNING **: ", "[mmdeploy] [error]",
+              "[libprotobuf ERROR a.cc:1]", "- root - INFO - ", "INFO:root:", "é", "ü", "\u6bb5\u9519\u8bef", ":", "-"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=8))
+def test_first_character_dispatch_on_any_mix_of_prefixes(parts: list[str]) -> None:
+    """Random mixes of every wrapper's prefix read the same with and without the first-character dispatch."""
+    from troubleshooter.core import logs
+
+    text = "".join(parts)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(logs, "_RULES", [(r, o, v, None) for r, o, v, _f in logs._RULES])
+        every_rule = logs._make_parser()
+    assert logs.parse_parts(text) == every_rule(text)
