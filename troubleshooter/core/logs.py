@@ -135,6 +135,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^Unsupported ONNX data type\b|^Falling back to \[.*\] and retrying|\bDifference exceeds tolerance\b"
     r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
     r"|^CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
+    r"|\): (?:fatal )?error (?:C|LNK|MSB)\d{4}: |^\S+ ?: (?:fatal )?error (?:LNK|MSB)\d{4}: "  # MSVC, its linker, MSBuild
+    r"|\bError response from daemon: "  # docker: a container that could not start
     r"|^#\d+\s+0x[0-9a-f]{6,} in "  # a native stack trace (gdb's bt) after a crash
     r"|\bNCCL error\b|\bundefined reference to |the job has been aborted\b"
     r"|^Unhandled exception caught\b|^- \*\*Exception Type:\*\* |\bwas close or execution stopped\b"  # PyTorch abort, ComfyUI
@@ -162,7 +164,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
                  "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
-                 "Invalid Node", ": E ", ": F ")  # the last two: TensorFlow's E and F lines
+                 "Invalid Node", ": E ", ": F ", "error C", "error LNK", "error MSB", "Error response from daemon")  # the last two: TensorFlow's E and F lines
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
 them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""

@@ -18,7 +18,8 @@ _MASKS = [
     (re.compile(r"\b[\w.-]+\.(?:cpp|cu|h|hpp|cc|py):\d+"), "SRC"),
     (re.compile(r"0x[0-9a-fA-F]+"), "HEX"),
     (re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+-]+){2,}[/\\]?"), "PATH"),
-    (re.compile(r"\"[^\"]*\"|'[^']*'"), "STR"),
+    # A quoted C++ type ('std::out_of_range', 'nvinfer1::MyelinError') names the failure: it stays.
+    (re.compile(r"\"[^\"]*\"|'(?![A-Za-z_]\w*(?:::[A-Za-z_]\w*)+')[^']*'"), "STR"),
     (re.compile(r"(?<![A-Za-z])/[\w.-]+(?:/[\w.:-]+)*"), "NAME"),
     (re.compile(r"\b\d+(?:\.\d+)*\b"), "N"),
 ]
