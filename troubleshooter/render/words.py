@@ -111,8 +111,14 @@ def version_summary(d: Diagnosis) -> str | None:
     range of versions means, and how to say which one it is."""
     if d.version_status is not None or not d.version_advice_all:
         return d.version_advice
-    ranges = "; ".join(f"TensorRT {version_range(spec)}: {STATUS_WORDS.get(status, status)}"
-                       for spec, status in merged_ranges([(a.versions, a.status) for a in d.version_advice_all]))
+    merged = merged_ranges([(a.versions, a.status) for a in d.version_advice_all])
+    if all(status == "unknown" for _spec, status in merged):
+        return "The log does not say which TensorRT this is. Pass --trt-version X for the advice of that release."
+    if len(merged) == 1 and not version_range(merged[0][0]):  # one status from the first release to the last
+        return {"affected": "Every TensorRT release is affected: the version does not change this.",
+                "not-applicable": "Not a matter of the TensorRT release."}.get(
+            merged[0][1], f"Every TensorRT release: {STATUS_WORDS.get(merged[0][1], merged[0][1])}.")
+    ranges = "; ".join(f"TensorRT {version_range(spec)}: {STATUS_WORDS.get(status, status)}" for spec, status in merged)
     return f"The log does not say which TensorRT this is, and it matters here ({ranges}). Pass --trt-version X."
 
 
