@@ -38,6 +38,15 @@ CASES = [
     ("2024-03-01 10:00:00,123 - root - ERROR - build failed", Level.ERROR, "python-logging", "build failed"),
     ("[E] 3: [network.cpp::addInput::1514] Error Code 3: API Usage Error", Level.ERROR, None,
      "3: [network.cpp::addInput::1514] Error Code 3: API Usage Error"),
+    ("0:00:02.912203384  4121 0xaaaae1c0e460 ERROR                nvinfer gstnvinfer.cpp:676:gst_nvinfer_logger:"
+     "<primary-inference> NvDsInferContext[UID 1]: build engine file failed", Level.ERROR, None,
+     "NvDsInferContext[UID 1]: build engine file failed"),
+    ("WARN                 nvinfer gstnvinfer.cpp:515:gst_nvinfer_logger:<primary_gie_classifier> NvDsInferContext[UID 1]:"
+     "useEngineFile(): Failed to read from model engine file", Level.WARNING, None,
+     "NvDsInferContext[UID 1]:useEngineFile(): Failed to read from model engine file"),
+    ("0:00:02.99 4121 0xaaaae1c0e460 WARN                 nvinfer gstnvinfer.cpp:898:gst_nvinfer_start:<primary-inference> "
+     "error: Failed to create NvDsInferContext instance", Level.ERROR, None,
+     "error: Failed to create NvDsInferContext instance"),
     ("6: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA initialization failure)",
      Level.ERROR, None, "6: [runtime.cpp::isCudaInstalledCorrectly::41] Error Code 6: Internal Error (CUDA initialization failure)"),
 ]

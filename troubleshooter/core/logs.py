@@ -73,6 +73,11 @@ _RULES: list[tuple[re.Pattern[str], str | None, bool, str | None]] = [
     # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
     (re.compile(r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False,
      'IWEF'),
+    # GStreamer's debug log (DeepStream's nvinfer): "0:00:05.33  1168  0x7f3c0022d0 WARN   nvinfer
+    # gstnvinfer.cpp:635:gst_nvinfer_logger:<primary_gie> " (the clock, pid and thread may be cut off)
+    (re.compile(r"(?:\d+:\d\d:\d\d\.\d+\s+\d+\s+0x[0-9a-f]+\s+)?(?P<lvl>ERROR|WARN|INFO|DEBUG) +\w+ "
+                r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*"), None, False,
+     "0123456789EWID"),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
     (re.compile(r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*"), None, False,
      '['),
@@ -122,6 +127,7 @@ _PAYLOAD_ERROR = re.compile(
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
     r"|\bParameter check failed at: "  # TensorRT's API argument checks (an untagged paste of one, too)
+    r"|^error: "  # a GStreamer element's error (DeepStream's nvinfer), which its debug log tags WARN
     r"|\bAccess violation (?:reading|writing|executing) location\b|\bexport failure\b"
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
