@@ -170,7 +170,10 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
                  "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
-                 "Invalid Node", ": E ", ": F ", "error C", "error LNK", "error MSB", "Error response from daemon")  # the last two: TensorFlow's E and F lines
+                 "Invalid Node",
+                 ": E ", ": F ",  # TensorFlow's E and F lines
+                 "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
+                 "Error response from daemon")
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
 them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""
