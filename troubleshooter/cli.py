@@ -20,7 +20,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from troubleshooter import exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
@@ -415,5 +415,19 @@ def _dispatch(argv: list[str]) -> int:
     return run(args)
 
 
+def entry() -> NoReturn:
+    """The `trt-why` command: `main`, then exit with its status. After Ctrl+C the process ends at once
+    with 130, as a shell expects, without the interpreter's teardown: CPython may otherwise end such a
+    process with SIGINT itself (status -2) when the interrupt landed inside code it ran from a string
+    (a dataclass or a pydantic model being built), even though the interrupt was handled here."""
+    code = main()
+    if code == exit_codes.INTERRUPTED:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()
