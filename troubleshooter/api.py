@@ -175,9 +175,7 @@ def diagnose(log: str | bytes, options: Options | None = None, *, name: str = "<
     Options as an `Options` or as keyword arguments (`diagnose(text, trt_version="8.6")`)."""
     from troubleshooter.scan import ingest
 
-    opts = Options.of(options, fields)
-    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
-    return _run(ingest.open_data(log, name), eng, opts)
+    return _run(lambda: ingest.open_data(log, name), Options.of(options, fields), engine)
 
 
 def diagnose_path(path: str | os.PathLike[str], options: Options | None = None, *, progress: Progress | None = None,
@@ -186,9 +184,7 @@ def diagnose_path(path: str | os.PathLike[str], options: Options | None = None, 
     called with the number of bytes read so far."""
     from troubleshooter.scan import ingest
 
-    opts = Options.of(options, fields)
-    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
-    return _run(ingest.open_path(path), eng, opts, progress, os.fspath(path))
+    return _run(lambda: ingest.open_path(path), Options.of(options, fields), engine, progress, os.fspath(path))
 
 
 def diagnose_stream(stream: IO[bytes], options: Options | None = None, *, name: str = "<stdin>",
@@ -196,14 +192,14 @@ def diagnose_stream(stream: IO[bytes], options: Options | None = None, *, name: 
     """Diagnose a binary stream (stdin)."""
     from troubleshooter.scan import ingest
 
-    opts = Options.of(options, fields)
-    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
-    return _run(ingest.open_stream(stream, name), eng, opts, progress)  # type: ignore[arg-type]
+    return _run(lambda: ingest.open_stream(stream, name), Options.of(options, fields), engine, progress)  # type: ignore[arg-type]
 
 
-def _run(opened: Opened, engine: Engine, opts: Options, progress: Progress | None = None,
+def _run(open_log: Callable[[], Opened], opts: Options, engine: Engine | None, progress: Progress | None = None,
          path: str | None = None) -> Report:
-    report = _report(opened, engine, opts, progress, path)
+    """The options are already checked (`Options.of`); then the engine, then the log is opened."""
+    eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
+    report = _report(open_log(), eng, opts, progress, path)
     if opts.model is not None:
         from troubleshooter.lint.join import attach
 

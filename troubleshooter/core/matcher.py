@@ -374,9 +374,9 @@ class Matcher:
         # wrapped it. Try it joined with its continuation (with and without a space).
         # Verbose and info lines are never retried: a wrapped failure is an error or a warning line, and
         # a verbose build log is millions of long info lines that the line memo must keep remembering.
+        error = is_error_line(line)  # type: ignore[arg-type]
         wrapped = (joined is None and len(raw) >= WRAP_MIN_CHARS and (level is None or level.rank >= _WARNING_RANK)
-                   and not any(cs.sig.role == "trigger" for cs, _ in matches)
-                   and (tried or is_error_line(line)))  # type: ignore[arg-type]
+                   and not any(cs.sig.role == "trigger" for cs, _ in matches) and (tried or error))
         if wrapped:
             done = {cs.key for cs, _ in matches}
             for cont in _continuations(line, following() if callable(following) else following):
@@ -386,7 +386,6 @@ class Matcher:
                 if more:
                     matches += more
                     break
-        error = is_error_line(line)  # type: ignore[arg-type]
         neighbours = gated or unbalanced or wrapped  # what the line yields depends on other lines
         if not matches and not error and not neighbours:
             return _idle(origin), None, not timed_out
