@@ -22,6 +22,18 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
+def build_now(*models: type[BaseModel]) -> None:
+    """Build these deferred models' validators and serializers now.
+
+    The models are declared with ``defer_build`` so the one-shot CLI does not pay for schemas it never
+    uses; their own methods (``model_dump_json``...) build them on first use. Code that hands instances
+    to ``pydantic_core`` directly (the MCP SDK's ``to_json``) needs them built first: pydantic 2.13
+    refuses a model whose serializer is still the deferred placeholder.
+    """
+    for model in models:
+        model.model_rebuild(force=True)
+
+
 class Level(str, Enum):
     """Severity of one log line, as read from its prefix (``[E]``, ``ERROR:``...)."""
 

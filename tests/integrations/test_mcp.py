@@ -129,6 +129,20 @@ def test_diagnose_log_returns_the_api_report(mode: str) -> None:
     assert json.loads(result.content[0].text)["diagnoses"][0]["id"] == "conv-act-fusion-no-impl"  # type: ignore[union-attr]
 
 
+def test_results_serialize_with_pydantic_core_in_a_fresh_process() -> None:
+    """The SDK calls pydantic_core.to_json on tool results; the result models are built lazily
+    (defer_build), which pydantic 2.13 refuses there unless build_server built them (CI broke on it)."""
+    code = ("import pydantic_core, troubleshooter\n"
+            "from troubleshooter.integrations.mcp import build_server\n"
+            "build_server()\n"
+            f"report = troubleshooter.diagnose({FUSION_LOG!r})\n"
+            "entry = troubleshooter.load_kb().entries[0]\n"
+            "print(len(pydantic_core.to_json(report)) > 0, len(pydantic_core.to_json(entry)) > 0)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True"]
+
+
 def test_diagnose_log_takes_a_trt_version() -> None:
     result = call(build_server(), "diagnose_log", {"log_text": FUSION_LOG, "trt_version": "8.6.1"})
     assert Report.model_validate(result.structured_content).environment.tensorrt_version == "8.6.1"

@@ -28,7 +28,7 @@ from troubleshooter import __version__, api, exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
 from troubleshooter.kb.schema import Entry
 from troubleshooter.lint.report import LintReport
-from troubleshooter.models import Report, Suggestion
+from troubleshooter.models import Report, Suggestion, build_now
 
 MAX_LOG_BYTES = 20 * 1024 * 1024
 """diagnose_log reads at most this many bytes of log_text (UTF-8); the rest is dropped with a note."""
@@ -224,6 +224,7 @@ def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
                  max_log_bytes: int = MAX_LOG_BYTES) -> MCPServer:
     """The MCP server with its four tools. ``allow_dirs``: folders lint_onnx_model may read."""
     tools = _Tools(allow_dirs, max_log_bytes)
+    build_now(Report, Entry, SearchResults, LintReport)  # the SDK serializes results with pydantic_core
     limit_mb = f"{max_log_bytes / 1e6:g} MB"
     server: MCPServer = MCPServer("trt-why", title="trt-why: TensorRT build-failure diagnosis",
                                   instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
