@@ -1,7 +1,8 @@
 """Result models: what the engine returns and every renderer, the TUI and the MCP server consume.
 
-They are frozen pydantic models; ``Report.model_dump_json()`` is the CLI's ``--format json``.
-"Not known" is ``None``, never a guess.
+They are frozen records (``troubleshooter.records``): plain objects with pydantic's method names,
+validated, serialized and described by pydantic on demand. ``Report.model_dump_json()`` is the
+CLI's ``--format json``. "Not known" is ``None``, never a guess.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from troubleshooter.records import Record
+from troubleshooter.records import field as Field
 
 SCHEMA_VERSION = 1
 
@@ -18,20 +20,8 @@ PLATFORMS = ("linux", "windows", "wsl", "jetson")
 """The platforms a report can be about (`--platform`): the one list the CLI, TUI and API read."""
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-def build_now(*models: type[BaseModel]) -> None:
-    """Build these deferred models' validators and serializers now.
-
-    The models are declared with ``defer_build`` so the one-shot CLI does not pay for schemas it never
-    uses; their own methods (``model_dump_json``...) build them on first use. Code that hands instances
-    to ``pydantic_core`` directly (the MCP SDK's ``to_json``) needs them built first: pydantic 2.13
-    refuses a model whose serializer is still the deferred placeholder.
-    """
-    for model in models:
-        model.model_rebuild(force=True)
+class _Frozen(Record):
+    pass
 
 
 class Level(str, Enum):

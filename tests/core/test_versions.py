@@ -79,6 +79,28 @@ def test_in_range(version: str, spec: str, expected: bool) -> None:
     assert in_range(version, spec) is expected
 
 
+def _kb_ranges() -> set[str]:
+    kb = api.load_kb()
+    specs = {e.applies.trt for e in kb.entries} | {a.versions for e in kb.entries for a in e.version_advice}
+    specs |= {f.versions for e in kb.entries for f in e.fixes}
+    specs |= {s.versions for e in kb.entries for f in e.fixes for s in f.steps}
+    return {s for s in specs if s}
+
+
+def test_in_range_decides_as_packaging_on_every_kb_range() -> None:
+    """in_range compares release numbers itself (no SpecifierSet import on a one-shot run): on every range
+    of the KB, and a few forms it hands back to packaging, it decides as SpecifierSet does."""
+    from packaging.specifiers import SpecifierSet
+
+    specs = _kb_ranges() | {">8.5", "<=8.6", "==8.6", "!=8.6.1", ">=8.5, <10", "==8.6.*", "~=8.5", ">=8.6.0b1"}
+    versions = [*KNOWN_RELEASES, "5.1", "7.1.3", "8.5.3.1", "8.6.1", "8.6.1.6", "9.3.0", "10.0.0b6", "10.3.0.26", "12"]
+    assert len(specs) > 40
+    for spec in sorted(specs):
+        for text in versions:
+            v = parse_version(text)
+            assert in_range(text, spec) == SpecifierSet(spec).contains(v, prereleases=True), (spec, text)
+
+
 def test_in_range_says_unknown_rather_than_guess() -> None:
     assert in_range(None, ">=8") is None
     assert in_range("8.6", None) is None

@@ -220,7 +220,7 @@ STARTUP_INTERRUPT = (
     "class Interrupt:\n"
     "    # Ctrl+C landing while the package imports its dependencies (the first ~0.3 s of every run)\n"
     "    def find_spec(self, name, path=None, target=None):\n"
-    "        if name == 'pydantic':\n"
+    "        if name == 'regex':\n"
     "            raise KeyboardInterrupt\n"
     "        return None\n"
     "sys.meta_path.insert(0, Interrupt())\n"

@@ -233,7 +233,6 @@ class EnvCollector:
         front = self.front_end[0] if self.front_end else self.origin_front_end
         opset = vals.pop("onnx_opset", None)
         env = Environment.model_construct(
-            None,
             **vals,
             onnx_opset=int(opset) if opset else None,
             platform=platform,

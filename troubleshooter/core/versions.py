@@ -29,9 +29,10 @@ integers that are neither a major version (one or two digits) nor the integer fo
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 
-from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 _VERSION = re.compile(
@@ -94,4 +95,33 @@ def in_range(version: str | None, spec: str | None) -> bool | None:
     v = parse_version(version)
     if v is None:
         return None
-    return SpecifierSet(spec).contains(v, prereleases=True)
+    clauses = _clauses(spec)
+    if clauses is None:  # a form the KB does not use (wildcards, ~=, ===): packaging decides
+        from packaging.specifiers import SpecifierSet
+
+        return SpecifierSet(spec).contains(v, prereleases=True)
+    return all(compare(v, bound) for compare, bound in clauses)
+
+
+_CLAUSE = re.compile(r"\s*(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*)\s*", re.ASCII)
+_COMPARE: dict[str, Callable[[Version, Version], bool]] = {
+    ">=": operator.ge, "<=": operator.le, "<": operator.lt, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
+_SPECS: dict[str, list[tuple[Callable[[Version, Version], bool], Version]] | None] = {}
+
+
+def _clauses(spec: str) -> list[tuple[Callable[[Version, Version], bool], Version]] | None:
+    """`>=8.5,<10` as comparisons of release numbers, or None for any other form.
+
+    For a version that is a release (which `parse_version` always gives) against release bounds,
+    these comparisons are what packaging's SpecifierSet decides (tests check it on every range in
+    the KB); importing SpecifierSet costs a one-shot run ~10 ms (it brings packaging.tags)."""
+    if spec not in _SPECS:
+        out: list[tuple[Callable[[Version, Version], bool], Version]] | None = []
+        for part in spec.split(","):
+            m = _CLAUSE.fullmatch(part)
+            if m is None:
+                out = None
+                break
+            out.append((_COMPARE[m.group(1)], Version(m.group(2))))  # type: ignore[union-attr]
+        _SPECS[spec] = out
+    return _SPECS[spec]

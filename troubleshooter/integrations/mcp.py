@@ -12,9 +12,11 @@ the folders the operator allowed (none by default), after resolving symlinks.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -28,7 +30,8 @@ from troubleshooter import __version__, api, exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
 from troubleshooter.kb.schema import Entry
 from troubleshooter.lint.report import LintReport
-from troubleshooter.models import Report, Suggestion, build_now
+from troubleshooter.models import Report, Suggestion
+from troubleshooter.records import Record
 
 MAX_LOG_BYTES = 20 * 1024 * 1024
 """diagnose_log reads at most this many bytes of log_text (UTF-8); the rest is dropped with a note."""
@@ -220,16 +223,32 @@ def _allowed_root(folder: str | os.PathLike[str]) -> Path:
     return real
 
 
+def _as_model(method: Callable[..., Record], record: type[Record]) -> Callable[..., BaseModel]:
+    """The tool as the SDK needs it: returning the record's pydantic model (`Record.pydantic_model`).
+
+    The SDK builds a tool's input and output schemas from its signature and serializes what it returns
+    with pydantic_core; reports and KB entries are records, which pydantic knows through that model."""
+    model = record.pydantic_model()
+
+    @functools.wraps(method)
+    def tool(*args: object, **kwargs: object) -> BaseModel:
+        return method(*args, **kwargs).to_pydantic()
+
+    signature = inspect.signature(method, eval_str=True)
+    tool.__signature__ = signature.replace(return_annotation=model)  # type: ignore[attr-defined]
+    tool.__annotations__ = {**{n: p.annotation for n, p in signature.parameters.items()}, "return": model}
+    return tool
+
+
 def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
                  max_log_bytes: int = MAX_LOG_BYTES) -> MCPServer:
     """The MCP server with its four tools. ``allow_dirs``: folders lint_onnx_model may read."""
     tools = _Tools(allow_dirs, max_log_bytes)
-    build_now(Report, Entry, SearchResults, LintReport)  # the SDK serializes results with pydantic_core
     limit_mb = f"{max_log_bytes / 1e6:g} MB"
     server: MCPServer = MCPServer("trt-why", title="trt-why: TensorRT build-failure diagnosis",
                                   instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
     server.add_tool(
-        tools.diagnose_log, name="diagnose_log", title="Diagnose a TensorRT build log",
+        _as_model(tools.diagnose_log, Report), name="diagnose_log", title="Diagnose a TensorRT build log",
         annotations=_read_only("Diagnose a TensorRT build log"),
         description=(
             "Diagnose a TensorRT engine-build or ONNX-conversion log (trtexec, TensorRT Python API, ONNX "
@@ -242,7 +261,7 @@ def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
             "trt_version when the log does not print it; pass redact=true before sharing the report."),
     )
     server.add_tool(
-        tools.explain_issue, name="explain_issue", title="Explain a known TensorRT issue",
+        _as_model(tools.explain_issue, Entry), name="explain_issue", title="Explain a known TensorRT issue",
         annotations=_read_only("Explain a known TensorRT issue"),
         description=(
             "Return the full trt-why knowledge-base entry for one known TensorRT failure, by its id (as "

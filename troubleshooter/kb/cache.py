@@ -7,8 +7,9 @@ code that reads them (schema, loader, literal derivation) and of the package ver
 any entry, adding or removing one, or upgrading trt-why selects another cache file. Reading the
 KB's bytes to hash them costs about a millisecond; parsing them costs a hundred.
 
-Cached entries are validated again on load (about 4 ms for the built-in KB): a damaged or edited
-cache file can only fail validation, and then the KB is read from YAML. A cache that cannot be
+Cached entries are rebuilt without validating them again (they were validated when the cache was
+written, by this very code): a cache file of another shape fails the rebuild, and then the KB is
+read from YAML. A cache that cannot be
 read or written is simply ignored; TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
 """
 
@@ -25,11 +26,10 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel
-
 from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
+from troubleshooter.records import Record
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=Record)
 
 CACHE_VERSION = "2"
 KEEP_FILES = 8
@@ -44,7 +44,8 @@ def cache_dir() -> Path:
 def _code_files() -> list[Path]:
     """The code whose behaviour the cached data depends on."""
     here = Path(__file__).resolve().parent
-    return [here / "schema.py", here / "loader.py", here / "cache.py", here.parent / "core" / "regexes.py"]
+    return [here / "schema.py", here / "loader.py", here / "cache.py", here.parent / "records.py",
+            here.parent / "core" / "regexes.py"]
 
 
 def cache_key(folders: Sequence[Path]) -> str:
@@ -128,13 +129,14 @@ def trusted(cls: type[M], data: Any) -> M:
     """A model rebuilt from its own `model_dump(mode="json")`, without validating it again.
 
     The cache holds entries that were validated when it was written, by this very code (the cache key
-    hashes the package's files): validating them again would build pydantic's validators for the whole
-    KB schema on every run, the larger part of loading the KB. Raises KeyError/TypeError/ValueError on a
+    hashes the package's files): validating them again would import pydantic and build its validators
+    for the whole KB schema on every run, the larger part of loading the KB. Raises KeyError/TypeError/ValueError on a
     cache that does not have the shape this code writes (the caller then reads the YAML)."""
     if not isinstance(data, dict):
         raise TypeError(f"{cls.__name__}: not an object")
     values = dict(data)
-    for name, convert in _conversions(cls):
+    plan: tuple[tuple[str, Convert], ...] = _conversions(cls)  # type: ignore[arg-type]  # a class is hashable
+    for name, convert in plan:
         value = values.get(name)
         if value is not None:
             values[name] = convert(value)
@@ -145,12 +147,13 @@ Convert = Callable[[Any], Any]
 
 
 @functools.cache
-def _conversions(cls: type[BaseModel]) -> tuple[tuple[str, Convert], ...]:
-    """The fields of a model whose JSON form is not their value (nested models, lists of them, dates),
+def _conversions(cls: type[Record]) -> tuple[tuple[str, Convert], ...]:
+    """The fields of a record whose JSON form is not their value (nested records, lists of them, dates),
     with the function that rebuilds each: worked out once per class."""
     out = []
-    for name, info in cls.model_fields.items():
-        convert = _converter(info.annotation)
+    hints = cls.field_types()
+    for name in cls.model_fields:
+        convert = _converter(hints[name])
         if convert is not None:
             out.append((name, convert))
     return tuple(out)
@@ -168,7 +171,7 @@ def _converter(annotation: Any) -> Convert | None:
             return None
         return lambda values: [None if v is None else each(v) for v in values]
     if isinstance(annotation, type):
-        if issubclass(annotation, BaseModel):
+        if issubclass(annotation, Record):
             model = annotation
             return lambda value: trusted(model, value)
         if annotation is dt.date:

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from troubleshooter.envvars import env_int
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry
 
 if TYPE_CHECKING:
     import yaml
+    from pydantic import ValidationError
 
 MAX_ENTRY_BYTES = 256 * 1024
 """A KB file larger than this is refused (a real entry is a few KiB)."""
@@ -187,6 +186,8 @@ def parse_entry(text: str, path: str, stem: str | None = None) -> Entry:
     data = safe_load_yaml(text, path)
     if not isinstance(data, dict):
         raise KBError("an entry is a YAML mapping (id:, title:, ...)", path=path)
+    from pydantic import ValidationError  # only when the KB is read from YAML (not from the cache)
+
     try:
         entry = Entry.model_validate(data)
     except ValidationError as exc:

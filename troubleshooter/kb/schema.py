@@ -9,8 +9,8 @@ import datetime as _dt
 import json
 from typing import Literal
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from troubleshooter.records import Record
+from troubleshooter.records import field as Field
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
@@ -23,13 +23,15 @@ Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "stron
 Severity = Literal["error", "warning", "info"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+class _Strict(Record):
+    """Frozen, no unknown keys: validated from YAML with ``model_validate`` (see troubleshooter.records)."""
 
 
 def _check_specifier(value: str | None) -> str | None:
     if value is None or value.strip() in ("", "*"):
         return None
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
     try:
         SpecifierSet(value)
     except InvalidSpecifier as exc:
@@ -79,11 +81,9 @@ class Signature(_Strict):
         "When several triggers fired, the most severe of theirs wins.",
     )
 
-    @model_validator(mode="after")
-    def _severity_on_triggers(self) -> Signature:
+    def _check(self) -> None:
         if self.severity is not None and self.role != "trigger":
             raise ValueError(f"signature {self.id!r}: `severity` is for triggers only (this one is a {self.role})")
-        return self
 
     def effective_weight(self) -> float:
         if self.weight is not None:
@@ -102,11 +102,9 @@ class Match(_Strict):
 class Applies(_Strict):
     """Where the entry applies. Outside it, a match is demoted and the report says why."""
 
-    trt: str | None = Field(default=None, description="TensorRT versions, e.g. '>=8.0,<10'.")
+    trt: str | None = Field(default=None, check=_check_specifier, description="TensorRT versions, e.g. '>=8.0,<10'.")
     platforms: list[Platform] = Field(default_factory=list, description="Empty: all platforms.")
     precisions: list[Precision] = Field(default_factory=list, description="Empty: any precision.")
-
-    _v = field_validator("trt")(_check_specifier)
 
 
 class Cause(_Strict):
@@ -123,38 +121,31 @@ class Cause(_Strict):
 
 
 class VersionAdvice(_Strict):
-    versions: str = Field(description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
+    versions: str = Field(check=_check_specifier,
+                          description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
     status: Status
     text: str
-
-    _v = field_validator("versions")(_check_specifier)
 
 
 class Step(_Strict):
     text: str
     code: str | None = Field(default=None, description="A command or snippet to run.")
     lang: str | None = Field(default=None, description="Language of `code`: bash, python, cpp...")
-    versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
+    versions: str | None = Field(default=None, check=_check_specifier, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
     unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
 
-    _v = field_validator("versions")(_check_specifier)
-
-    @model_validator(mode="after")
-    def _lang_with_code(self) -> Step:
+    def _check(self) -> None:
         if self.code is not None and not self.lang:
             raise ValueError("a step with `code` needs `lang` (bash, python, cpp, text)")
-        return self
 
 
 class FixSpec(_Strict):
     title: str
-    versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
+    versions: str | None = Field(default=None, check=_check_specifier, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
     unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
     steps: list[Step] = Field(min_length=1)
-
-    _v = field_validator("versions")(_check_specifier)
 
 
 class Reference(_Strict):
@@ -203,8 +194,7 @@ class Entry(_Strict):
     examples: Examples
     todo: list[str] = Field(default_factory=list, description="Known gaps, recorded rather than hidden.")
 
-    @model_validator(mode="after")
-    def _conventions(self) -> Entry:
+    def _check(self) -> None:
         ids = [s.id for s in self.match.signatures]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
@@ -229,7 +219,6 @@ class Entry(_Strict):
             raise ValueError("examples.match: add at least one log the entry must match")
         if len(self.examples.no_match) < 1:
             raise ValueError("examples.no_match: add at least one near miss the entry must not match")
-        return self
 
 
 def json_schema() -> str:
