@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
 from troubleshooter.models import PLATFORMS, Report, Source, Suggestion, Unexplained
+from troubleshooter.records import Record, field
 from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
@@ -49,8 +49,7 @@ _SIGNATURE_BUDGET = env_seconds("TRT_WHY_SIGNATURE_BUDGET", SIGNATURE_BUDGET)
 """The matchers' limits (read once, at import: see docs/limits.md)."""
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(Record, kw_only=False):
     """What a diagnosis may be told besides the log. Checked when made: a bad option fails before a
     byte of the log is read.
 
@@ -86,10 +85,10 @@ class Options:
             raise TypeError(f"options: an Options, not {type(options).__name__} (other options are keyword-only)")
         if not fields:
             return options or cls()
-        unknown = sorted(set(fields) - set(cls.__dataclass_fields__))
+        unknown = sorted(set(fields) - set(cls.model_fields))
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(unknown)}")
-        return replace(options, **fields) if options is not None else cls(**fields)
+        return cls(**{**options.__dict__, **fields}) if options is not None else cls(**fields)
 
 
 class Engine:

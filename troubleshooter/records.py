@@ -20,6 +20,11 @@ JSON) goes through ``model_validate``.
 
 Checks beyond types: ``field(check=fn)`` (``fn(value) -> value``, raising ValueError) runs after
 the field's type check; a ``_check(self)`` method runs after the whole record validated.
+
+The engine's own small classes are records too, for the same reason (a dataclass costs about half
+a millisecond to declare, and the ``dataclasses`` module five to import): ``class X(Record,
+kw_only=False)`` also takes its fields by position, ``frozen=False`` makes it mutable (and
+unhashable, as a mutable dataclass), and a ``__post_init__`` method runs after ``__init__``.
 """
 
 from __future__ import annotations
@@ -78,15 +83,20 @@ class Record:
 
     model_fields: ClassVar[dict[str, FieldSpec]] = {}
     _order: ClassVar[tuple[tuple[str, Any, Callable[[], Any] | None], ...]] = ()
+    _frozen: ClassVar[bool] = True
+    _kw_only: ClassVar[bool] = True
+    _post_init: ClassVar[Callable[[Any], None] | None] = None
     _pydantic: ClassVar[type[BaseModel] | None] = None
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, frozen: bool | None = None, kw_only: bool | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._frozen = cls._frozen if frozen is None else frozen
+        cls._kw_only = cls._kw_only if kw_only is None else kw_only
         fields: dict[str, FieldSpec] = {}
         for base in reversed(cls.__mro__[1:]):
             fields.update(getattr(base, "model_fields", {}))
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063 - no inspect import
-            if name.startswith("_") or "ClassVar" in str(annotation):
+            if "ClassVar" in str(annotation):
                 continue
             spec = cls.__dict__.get(name, _MISSING)
             if not isinstance(spec, FieldSpec):
@@ -97,9 +107,18 @@ class Record:
                 delattr(cls, name)  # instances hold the value; a class attribute would hide a missing one
         cls.model_fields = fields
         cls._order = tuple((n, f.default, f.default_factory) for n, f in fields.items())
+        cls._post_init = getattr(cls, "__post_init__", None)
         cls._pydantic = None
+        if not cls._kw_only:
+            setattr(cls, "__match_args__", tuple(fields))  # noqa: B010 - declared by no base
+        if not cls._frozen:  # a mutable record: assignable and, as a mutable dataclass, unhashable
+            cls.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]
+            cls.__delattr__ = object.__delattr__  # type: ignore[method-assign]
+            cls.__hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, **values: Any) -> None:
+    def __init__(self, *args: Any, **values: Any) -> None:
+        if args:
+            values = self._positional(args, values)
         state = self.__dict__
         given = 0
         get = values.get
@@ -118,6 +137,20 @@ class Record:
         if given != len(values):
             unknown = sorted(set(values) - set(self.model_fields))
             raise TypeError(f"{type(self).__name__}: unexpected field {unknown[0]!r}")
+        if self._post_init is not None:
+            self._post_init()
+
+    def _positional(self, args: tuple[Any, ...], values: dict[str, Any]) -> dict[str, Any]:
+        name = type(self).__name__
+        if self._kw_only:
+            raise TypeError(f"{name}: fields are given by name")
+        if len(args) > len(self._order):
+            raise TypeError(f"{name}: {len(args)} values for {len(self._order)} fields")
+        named = dict(zip([n for n, _d, _f in self._order], args, strict=False))
+        twice = named.keys() & values.keys()
+        if twice:
+            raise TypeError(f"{name}: field {sorted(twice)[0]!r} given twice")
+        return {**named, **values}
 
     @classmethod
     def model_construct(cls, **values: Any) -> Self:

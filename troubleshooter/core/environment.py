@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from troubleshooter.core.versions import normalise
 from troubleshooter.models import Environment
+from troubleshooter.records import Record, field
 
 Transform = Callable[["re.Match[str]"], str | None]
 
@@ -31,8 +31,7 @@ def _group(name: str = "v") -> Transform:
     return lambda m: m.group(name).strip() or None
 
 
-@dataclass(frozen=True)
-class FactPattern:
+class FactPattern(Record, kw_only=False):
     field: str
     literals: tuple[str, ...]
     regex: re.Pattern[str]
@@ -121,8 +120,7 @@ def all_literals() -> list[str]:
     return sorted(lits)
 
 
-@dataclass
-class EnvCollector:
+class EnvCollector(Record, frozen=False, kw_only=False):
     """Accumulates facts line by line; `result()` gives the Environment."""
 
     values: dict[str, tuple[int, str, int]] = field(default_factory=dict)  # field -> (priority, value, line)

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass
 from typing import TypeAlias
 
 import regex
+
+from troubleshooter.records import Record
 
 IGNORECASE: int = regex.IGNORECASE
 MULTILINE: int = regex.MULTILINE
@@ -71,8 +72,7 @@ class RegexSyntaxError(ValueError):
         self.pos = pos
 
 
-@dataclass(frozen=True)
-class Char:
+class Char(Record, kw_only=False):
     """One character out of a set. `literal` is the character a literal stands for (None for a class,
     an escape class or the dot); a one-character class such as ``[.]`` is a literal too."""
 
@@ -93,15 +93,13 @@ class Char:
         return _accepts(source, self.flags & _MATCH_FLAGS, ch)
 
 
-@dataclass(frozen=True)
-class Seq:
+class Seq(Record, kw_only=False):
     """Items matched one after another."""
 
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
-class Alt:
+class Alt(Record, kw_only=False):
     """A choice between sequences (``a|b``)."""
 
     branches: tuple[Seq, ...]
@@ -111,8 +109,7 @@ GROUP_KINDS = ("capture", "group", "atomic", "branch-reset", "ahead", "not-ahead
 LOOKAROUNDS = frozenset({"ahead", "not-ahead", "behind", "not-behind"})
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(Record, kw_only=False):
     """A parenthesised sub-pattern; `kind` is one of GROUP_KINDS ("group": non-capturing)."""
 
     kind: str
@@ -120,8 +117,7 @@ class Group:
     name: str | None = None
 
 
-@dataclass(frozen=True)
-class Repeat:
+class Repeat(Record, kw_only=False):
     """``body`` repeated `lo` to `hi` times (`hi` None: unbounded); mode greedy, lazy or possessive."""
 
     body: Node
@@ -130,23 +126,20 @@ class Repeat:
     mode: str = "greedy"
 
 
-@dataclass(frozen=True)
-class Anchor:
+class Anchor(Record, kw_only=False):
     """A zero-width position test: ``^ $ \\A \\Z \\z \\b \\B \\G \\m \\M`` (as written)."""
 
     source: str
     flags: int = 0
 
 
-@dataclass(frozen=True)
-class Backref:
+class Backref(Record, kw_only=False):
     """A back-reference to a group, by number or name."""
 
     ref: str
 
 
-@dataclass(frozen=True)
-class Conditional:
+class Conditional(Record, kw_only=False):
     """``(?(cond)yes|no)``: `condition` is a group reference (its text) or a look-around `Group`."""
 
     condition: str | Group
@@ -154,8 +147,7 @@ class Conditional:
     no: Seq | None
 
 
-@dataclass(frozen=True)
-class Opaque:
+class Opaque(Record, kw_only=False):
     """A construct nothing here analyses (recursion, verbs, ``\\K``, ``\\X``, ``\\R``, named lists, fuzzy
     matching): `source` says which; `body` is the item a fuzzy constraint applies to."""
 
@@ -166,8 +158,7 @@ class Opaque:
 Node: TypeAlias = Char | Seq | Alt | Group | Repeat | Anchor | Backref | Conditional | Opaque
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(Record, kw_only=False):
     """A parsed pattern: `root`, the flags it was parsed with, and the flags set by inline ``(?flags)``
     items anywhere in it (``(?i)``, not the scoped ``(?i:...)``)."""
 

@@ -8,17 +8,15 @@ The one place the steps after matching run, in order; `api` only adds what the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from troubleshooter.core.ranking import rank
 from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Diagnosis, Environment, Unexplained
+from troubleshooter.records import Record
 
 
-@dataclass(frozen=True)
-class Findings:
+class Findings(Record, kw_only=False):
     """What the core found in one log."""
 
     environment: Environment

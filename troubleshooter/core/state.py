@@ -7,10 +7,9 @@ evidence lines and distinct captured values are capped, and counts keep going.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from troubleshooter.core.environment import EnvCollector
 from troubleshooter.models import Evidence, LogLine
+from troubleshooter.records import Record, field
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
@@ -22,8 +21,7 @@ MAX_ERROR_LINE_CHARS = 2048
 """Kept error lines (for the unexplained list) are cut to this many characters."""
 
 
-@dataclass
-class SignatureHits:
+class SignatureHits(Record, frozen=False, kw_only=False):
     count: int = 0
     first_line: int = 0
     last_line: int = 0
@@ -32,15 +30,13 @@ class SignatureHits:
     values: dict[str, list[str]] = field(default_factory=dict)
 
 
-@dataclass
-class EntryHits:
+class EntryHits(Record, frozen=False, kw_only=False):
     """Everything one entry's signatures found in one log."""
 
     by_sig: dict[str, SignatureHits] = field(default_factory=dict)
 
 
-@dataclass
-class MatchState:
+class MatchState(Record, frozen=False, kw_only=False):
     """Per-log results of the streaming pass."""
 
     hits: dict[str, EntryHits] = field(default_factory=dict)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from troubleshooter.envvars import env_int
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry
+from troubleshooter.records import Record, field
 
 if TYPE_CHECKING:
     import yaml
@@ -57,8 +57,7 @@ def extra_kb_dirs(explicit: Sequence[str | os.PathLike[str]] = ()) -> list[Path]
     return dirs
 
 
-@dataclass(frozen=True)
-class KBProblem:
+class KBProblem(Record, kw_only=False):
     """One entry that could not be loaded."""
 
     path: str
@@ -68,8 +67,7 @@ class KBProblem:
         return f"{self.path}: {self.message}"
 
 
-@dataclass
-class KnowledgeBase:
+class KnowledgeBase(Record, frozen=False, kw_only=False):
     """The loaded entries, in id order, plus the problems met while loading."""
 
     entries: list[Entry]

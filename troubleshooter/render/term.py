@@ -9,15 +9,15 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from dataclasses import dataclass
 from typing import TextIO
+
+from troubleshooter.records import Record
 
 MIN_WIDTH = 80
 MAX_WIDTH = 200
 
 
-@dataclass(frozen=True)
-class Terminal:
+class Terminal(Record, kw_only=False):
     width: int | None
     """Columns to fit, or None: do not wrap (a pipe or a file)."""
     colour: bool

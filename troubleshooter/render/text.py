@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.models import Diagnosis, Report
+from troubleshooter.records import Record
 from troubleshooter.render import words
 from troubleshooter.render.words import headline
 
@@ -40,8 +40,7 @@ CUT_AT = 160
 """A secondary evidence line is cut here when piped (the first one is always whole)."""
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Record, kw_only=False):
     """One element of the report, before layout."""
 
     kind: Literal["head", "row", "code", "plain", "blank", "menu"]

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from troubleshooter.core.bytefreq import BYTE_FREQ as _BYTE_FREQ
+from troubleshooter.records import Record
 
 HYPERSCAN_MIN_BYTES = 96 * 1024
 """With TRT_WHY_MATCHER=auto, inputs smaller than this use the pure finder: one `bytes.find` per literal
@@ -46,8 +46,7 @@ class Finder(Protocol):
 
 
 
-@dataclass(frozen=True)
-class Needles:
+class Needles(Record, kw_only=False):
     """The prefilter needles in canonical form (what every finder compiles)."""
 
     literals: tuple[bytes, ...]
@@ -136,8 +135,7 @@ def _find_cost(byte: int) -> float:
     return _FIND_PASS + 80.0 * _BYTE_FREQ[byte]
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(Record, kw_only=False):
     """How the pure finder searches a large region for a set of literals."""
 
     re_passes: dict[bytes, list[bytes]]
