@@ -29,3 +29,20 @@ class Outer(Record):
     def _check(self) -> None:
         if self.count > 9 and not self.tags:
             raise ValueError("a name without tags cannot count above 9")
+
+
+class Point(Record, kw_only=False):
+    """Fields by position too."""
+
+    x: int
+    y: int = 0
+
+
+class Counter(Record, frozen=False):
+    """A mutable record with a post-init step."""
+
+    start: int = 0
+    seen: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.seen.append(self.start)

@@ -91,3 +91,23 @@ def test_building_and_reading_records_imports_no_pydantic() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_positional_mutable_and_post_init_records() -> None:
+    from tests.record_samples import Counter, Point
+
+    assert Point(1, 2) == Point(x=1, y=2) and Point(3).y == 0
+    assert Point.__match_args__ == ("x", "y")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="given twice"):
+        Point(1, x=2)
+    with pytest.raises(TypeError, match="3 values for 2 fields"):
+        Point(1, 2, 3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="by name"):
+        Outer("x")  # type: ignore[misc]
+    c = Counter(start=4)
+    assert c.seen == [4]  # __post_init__ ran
+    c.start = 5
+    assert c.start == 5
+    with pytest.raises(TypeError):
+        hash(c)
+    assert pickle.loads(pickle.dumps(c)) == c and pickle.loads(pickle.dumps(c)).seen == [4]  # no second post-init
