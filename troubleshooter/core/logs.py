@@ -39,74 +39,74 @@ _LVL = r"(?P<lvl>INTERNAL_ERROR|ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|CRITICAL|F
 _LVL_FIRST = "IEWVDCF"
 _ALNUM = string.ascii_letters + string.digits
 
-# Each rule: (regex anchored at the start of what is left, origin or None, whether the level it reads
+# Each rule: (regex source, anchored at the start of what is left, origin or None, whether the level it reads
 # overrides one read before, the characters a match can start with or None for any). Applied repeatedly
 # until none matches. The first characters only make parsing faster (a line starting with "[" is not
 # tried against the rules that cannot start there); tests/core/test_logs.py checks them against each
 # regex.
-_RULES: list[tuple[re.Pattern[str], str | None, bool, str | None]] = [
+_RULES: list[tuple[str, str | None, bool, str | None]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
-    (re.compile(r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)"), "docker", False,
+    (r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)", "docker", False,
      _ALNUM),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
-    (re.compile(r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*"), "onnxruntime", False,
+    (r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*", "onnxruntime", False,
      '['),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
-    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*"), None, True,
+    (r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*", None, True,
      '['),
     # docker build (BuildKit) output: "#36 235.7 " / "36 235.7 "
-    (re.compile(r"#?\d{1,4} \d+\.\d \s*(?=\S)"), "docker", False,
+    (r"#?\d{1,4} \d+\.\d \s*(?=\S)", "docker", False,
      '#0123456789'),
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
-    (re.compile(r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?"), "tensorflow", False,
+    (r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?", "tensorflow", False,
      ':0123456789'),
     # GLib / GStreamer: "(gst-plugin-scanner:7): GStreamer-WARNING **: 18:43:36.486: "
-    (re.compile(r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?"), "glib", False,
+    (r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?", "glib", False,
      '('),
     # ISO timestamp, optionally bracketed.
-    (re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)"), None, False,
+    (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False,
      '[0123456789'),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
-    (re.compile(r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*"), None, False,
+    (r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*", None, False,
      '['),
     # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
-    (re.compile(r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?"), "glog", False,
+    (r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?", "glog", False,
      'IWEF'),
     # GStreamer's debug log (DeepStream's nvinfer): "0:00:05.33  1168  0x7f3c0022d0 WARN   nvinfer
     # gstnvinfer.cpp:635:gst_nvinfer_logger:<primary_gie> " (the clock, pid and thread may be cut off)
-    (re.compile(r"(?:\d+:\d\d:\d\d\.\d+\s+\d+\s+0x[0-9a-f]+\s+)?(?P<lvl>ERROR|WARN|INFO|DEBUG) +\w+ "
-                r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*"), None, False,
+    (r"(?:\d+:\d\d:\d\d\.\d+\s+\d+\s+0x[0-9a-f]+\s+)?(?P<lvl>ERROR|WARN|INFO|DEBUG) +\w+ "
+                r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*", None, False,
      "0123456789EWID"),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
-    (re.compile(r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*"), None, False,
+    (r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*", None, False,
      '['),
     # protobuf: "[libprotobuf ERROR google/protobuf/text_format.cc:298] "
-    (re.compile(r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*"), None, False,
+    (r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*", None, False,
      '['),
     # Python logging: "2024-... - name - ERROR - " (the timestamp was removed above) or "ERROR:name:"
-    (re.compile(r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - "), "python-logging", False,
+    (r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - ", "python-logging", False,
      "-._ \t\n\r\f\v" + _ALNUM),
     # Torch-TensorRT: "ERROR: [Torch-TensorRT TorchScript Conversion Context] - " / "ERROR:torch_tensorrt [..]:"
-    (re.compile(_LVL + r": \[Torch-TensorRT[^\]]*\] - "), "torch-tensorrt", False,
+    (_LVL + r": \[Torch-TensorRT[^\]]*\] - ", "torch-tensorrt", False,
      _LVL_FIRST),
-    (re.compile(_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*"), "torch-tensorrt", False,
+    (_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*", "torch-tensorrt", False,
      _LVL_FIRST),
     # TRT 7 Python: "[TensorRT] ERROR: "
-    (re.compile(r"\[TensorRT\] " + _LVL + r":\s*"), "trt7", False,
+    (r"\[TensorRT\] " + _LVL + r":\s*", "trt7", False,
      '['),
     # "ERROR: [TRT]: " / "[TRT]:ERROR: "
-    (re.compile(_LVL + r":\s*\[TRT\]:?\s*"), "python", False,
+    (_LVL + r":\s*\[TRT\]:?\s*", "python", False,
      _LVL_FIRST),
-    (re.compile(r"\[TRT\]:?\s*" + _LVL + r":\s*"), "python", False,
+    (r"\[TRT\]:?\s*" + _LVL + r":\s*", "python", False,
      '['),
     # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
-    (re.compile(r"\[(?P<lvl>[VIWEF!])\]\s*"), None, False,
+    (r"\[(?P<lvl>[VIWEF!])\]\s*", None, False,
      '['),
-    (re.compile(r"\[TRT\]\s*"), "trt", False,
+    (r"\[TRT\]\s*", "trt", False,
      '['),
     # Python logging default "ERROR:root:"
-    (re.compile(r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):"), "python-logging", False,
+    (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):", "python-logging", False,
      'EWIDC'),
 ]
 
@@ -203,22 +203,19 @@ def _combined_rules() -> Rules:
     An alternation returns its first alternative that matches: the first rule, in order. Matching in
     place (at a position, not on a slice) is the same only for rules that never look behind their
     start, and the loop stops at an empty match: so a rule must consume at least one character and
-    may not use back-references, `^`, `\\b`, `\\A` or look-behinds (checked here, at import).
+    may not use back-references, `^`, `\\b`, `\\A` or look-behinds (checked here, at import, from
+    the source text; tests/core/test_logs.py reads each rule's regex and checks that none can match
+    nothing). The rules are kept as source text: compiling each on its own costs start-up ~3 ms.
     """
     parts: list[str] = []
     meta: dict[str, tuple[str | None, str | None, bool]] = {}
-    flags = {rule.flags for rule, *_ in _RULES}
-    if len(flags) != 1:
-        raise ValueError("logs._RULES: every rule needs the same flags")
-    for i, (rule, origin, overrides, _first) in enumerate(_RULES):
-        src = rule.pattern
+    for i, (src, origin, overrides, _first) in enumerate(_RULES):
         outside_classes = re.sub(r"\[[^\]]*\]", "", src.replace("\\\\", "").replace("\\[", "").replace("\\]", ""))
-        if re.search(r"\\\d|\(\?P=|\(\?<[=!]|\\[bBA]|\^", outside_classes) or rule.match("") is not None:
+        if re.search(r"\\\d|\(\?P=|\(\?<[=!]|\\[bBA]|\^", outside_classes):
             raise ValueError(f"logs._RULES[{i}] cannot be matched in place: {src!r}")
         names = re.findall(r"\(\?P<(\w+)>", src)
         parts.append(f"(?P<r{i}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\g<1>_{i}>", src) + ")")
         meta[f"r{i}"] = (f"lvl_{i}" if "lvl" in names else None, origin, overrides)
-    flag = flags.pop()
     # One alternation per first character, of the rules that can start with it (in order): the same
     # first matching rule as the whole alternation, with fewer branches to fail on. Other characters
     # (and non-ASCII ones) get the whole alternation. Each is compiled the first time a line needs it.
@@ -232,7 +229,7 @@ def _combined_rules() -> Rules:
             chosen = tuple(range(len(_RULES)))
         pattern = by_rules.get(chosen)
         if pattern is None:
-            pattern = by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)", flag)
+            pattern = by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)")
         dispatch[ch] = pattern
         return pattern
 

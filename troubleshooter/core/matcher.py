@@ -116,11 +116,13 @@ class LiteralIndex:
 
         buckets: dict[str, list[str]] = {}
         self.empty = False
-        for lit in sorted(set(literals)):
+        unique = sorted(set(literals))
+        order = {c: (rarity(c), c) for c in set().union(*unique)}.__getitem__
+        for lit in unique:
             if not lit:
                 self.empty = True
                 continue
-            buckets.setdefault(min(lit, key=lambda c: (rarity(c), c)), []).append(lit)
+            buckets.setdefault(min(lit, key=order), []).append(lit)
         self.buckets = sorted(buckets.items(), key=lambda kv: rarity(kv[0]))
 
     def find(self, text: str) -> list[str]:
@@ -292,7 +294,7 @@ class Matcher:
         if self._caseless_re is None:
             import regex
 
-            self._caseless_re = regex.compile("|".join(regex.escape(x) for x in self.caseless), regex.IGNORECASE)
+            self._caseless_re = regex.compile("|".join(regex.escape(x) for x in self.caseless), int(regex.IGNORECASE))
         return {m.lower() for m in self._caseless_re.findall(text, overlapped=True)}
 
     def feed(self, state: MatchState, no: int, raw_bytes: bytes, following: Sequence[bytes] = ()) -> None:

@@ -36,18 +36,19 @@ import regex
 
 from troubleshooter.records import Record
 
-IGNORECASE: int = regex.IGNORECASE
-MULTILINE: int = regex.MULTILINE
-DOTALL: int = regex.DOTALL
-VERBOSE: int = regex.VERBOSE
-ASCII: int = regex.ASCII
+IGNORECASE: int = int(regex.IGNORECASE)
+MULTILINE: int = int(regex.MULTILINE)
+DOTALL: int = int(regex.DOTALL)
+VERBOSE: int = int(regex.VERBOSE)
+ASCII: int = int(regex.ASCII)
 
 _FLAG_LETTERS: dict[str, int] = {
-    "a": regex.ASCII, "b": regex.BESTMATCH, "e": regex.ENHANCEMATCH, "f": regex.FULLCASE, "i": regex.IGNORECASE,
-    "L": regex.LOCALE, "m": regex.MULTILINE, "p": regex.POSIX, "r": regex.REVERSE, "s": regex.DOTALL,
-    "u": regex.UNICODE, "w": regex.WORD, "x": regex.VERBOSE,
+    letter: int(flag) for letter, flag in (
+        ("a", regex.ASCII), ("b", regex.BESTMATCH), ("e", regex.ENHANCEMATCH), ("f", regex.FULLCASE),
+        ("i", regex.IGNORECASE), ("L", regex.LOCALE), ("m", regex.MULTILINE), ("p", regex.POSIX),
+        ("r", regex.REVERSE), ("s", regex.DOTALL), ("u", regex.UNICODE), ("w", regex.WORD), ("x", regex.VERBOSE))
 }
-_MATCH_FLAGS = regex.IGNORECASE | regex.DOTALL | regex.ASCII | regex.UNICODE | regex.FULLCASE | regex.WORD
+_MATCH_FLAGS = int(regex.IGNORECASE | regex.DOTALL | regex.ASCII | regex.UNICODE | regex.FULLCASE | regex.WORD)
 """The flags that change which characters a `Char` accepts (the others change parsing or anchors)."""
 
 _CLASS_ESCAPES = frozenset("dDsSwWh")
@@ -178,13 +179,13 @@ def _accepts(source: str, flags: int, ch: str) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def _compiled(source: str, flags: int) -> regex.Pattern[str]:
-    return regex.compile(source, flags | regex.V0)
+    return regex.compile(source, flags | int(regex.V0))
 
 
 @functools.lru_cache(maxsize=2048)
 def parse(pattern: str, flags: int = 0) -> Parsed:
     """The tree of a `regex`-module pattern; RegexSyntaxError when it cannot be read."""
-    if flags & regex.V1:
+    if flags & int(regex.V1):
         raise RegexSyntaxError("version 1 syntax is not supported", pattern, 0)
     parser = _Parser(pattern)
     root = parser.sequence(flags, 0)

@@ -38,11 +38,16 @@ ADVERSARIAL_LENGTH = 4000
 """Default length of ``adversarial_inputs``."""
 
 
+_V0, _IGNORECASE = int(regex.V0), int(regex.IGNORECASE)
+"""As plain integers: the `regex` module's parser tests its flags thousands of times per pattern, and on
+an enum flag each test is a Python call (a third of compiling the signatures a small log reaches)."""
+
+
 def compile_pattern(pattern: str, ignore_case: bool = False, *, tolerate: bool = True) -> Any:
     """A signature's regex as it runs: with the whitespace tolerance of `tolerant` (unless `tolerate`
     is False: the backtracking guard judges the regex as written, since the possessive whitespace
     `tolerant` adds never backtracks)."""
-    flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
+    flags = _V0 | (_IGNORECASE if ignore_case else 0)
     return regex.compile(tolerant(pattern) if tolerate else pattern, flags)
 
 

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from typing import TextIO
 
@@ -40,6 +39,8 @@ def terminal(stream: TextIO | None = None, no_color: bool = False) -> Terminal:
         colour = False
     width = None
     if tty:
+        import shutil  # only for a terminal (a piped run need not import it)
+
         columns = shutil.get_terminal_size((100, 24)).columns
         width = max(MIN_WIDTH, min(MAX_WIDTH, columns))
     return Terminal(width=width, colour=colour)
