@@ -157,6 +157,14 @@ class Record:
         """Build from trusted values (no type check), as pydantic's ``model_construct``."""
         return cls(**values)
 
+    @classmethod
+    def from_fields(cls, values: dict[str, Any]) -> Self:
+        """A record from a dict holding exactly its fields (no defaults filled in, no post-init): for data
+        this code wrote itself, such as the KB cache. Raises KeyError when the names differ."""
+        if values.keys() != cls.model_fields.keys():
+            raise KeyError(f"{cls.__name__}: fields {sorted(values.keys() ^ cls.model_fields.keys())} differ")
+        return _rebuild(cls, values)
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenRecordError(f"{type(self).__name__} is frozen: use model_copy(update={{{name!r}: ...}})")
 

@@ -140,7 +140,7 @@ def trusted(cls: type[M], data: Any) -> M:
         value = values.get(name)
         if value is not None:
             values[name] = convert(value)
-    return cls.model_construct(**values)
+    return cls.from_fields(values)
 
 
 Convert = Callable[[Any], Any]
