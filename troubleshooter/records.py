@@ -260,6 +260,9 @@ def _rebuild(cls: type[R], values: dict[str, Any]) -> R:
 
 
 def _generate(cls: type[Record]) -> type[BaseModel]:
+    """The pydantic model of a record class: the same fields, defaults, descriptions and checks."""
+    from typing import Annotated
+
     from pydantic import AfterValidator, ConfigDict, Field, create_model, model_validator
 
     types = cls.field_types()
@@ -267,19 +270,13 @@ def _generate(cls: type[Record]) -> type[BaseModel]:
     for name, spec in cls.model_fields.items():
         kind = _resolve(types[name])
         if spec.check is not None:
-            from typing import Annotated
-
             kind = Annotated[kind, AfterValidator(spec.check)]
-        extra: dict[str, Any] = dict(spec.constraints)
-        if spec.description is not None:
-            extra["description"] = spec.description
+        extra: dict[str, Any] = dict(spec.constraints, description=spec.description)
         if spec.default_factory is not None:
-            info = Field(default_factory=_pydantic_factory(spec.default_factory), **extra)
+            extra["default_factory"] = _pydantic_factory(spec.default_factory)
         elif spec.default is not _MISSING:
-            info = Field(default=spec.default, **extra)
-        else:
-            info = Field(**extra)
-        definitions[name] = (kind, info)
+            extra["default"] = spec.default
+        definitions[name] = (kind, Field(**extra))
     validators: dict[str, Any] = {}
     check = getattr(cls, "_check", None)
     if check is not None:
@@ -296,7 +293,7 @@ def _generate(cls: type[Record]) -> type[BaseModel]:
 
 
 def _resolve(kind: Any) -> Any:
-    """Turn the placeholders left in an evaluated annotation into pydantic models."""
+    """An evaluated annotation with every record class in it replaced by its pydantic model."""
     from typing import get_args, get_origin
 
     if isinstance(kind, type) and issubclass(kind, Record):
