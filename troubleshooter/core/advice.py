@@ -95,9 +95,13 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     out: list[Fix] = []
     version = env.tensorrt_version
 
+    platform, front_end = env.platform, env.front_end
+
     def fits(spec: Any) -> bool:
         return (in_range(version, spec.versions) is not False and (not spec.when or any(s in matched for s in spec.when))
-                and not any(s in matched for s in spec.unless))
+                and not any(s in matched for s in spec.unless)
+                and (not spec.platforms or platform is None or platform in spec.platforms)
+                and (not spec.front_ends or front_end in spec.front_ends))
 
     for fx in entry.fixes:
         if not fits(fx):
@@ -108,6 +112,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             if not fits(step):
                 continue
             text = fill(step.text.strip(), vals)
+            label = _whom(step.versions or fx.versions if version is None else None,
+                          step.platforms or fx.platforms if platform is None else ())
+            if label:
+                text = f"({label}) {text}"
             lang = (step.lang or "text").lower()
             cmd = Command.model_construct(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
             detail.append(FixStep.model_construct(text=text, command=cmd))
@@ -115,6 +123,42 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
         if steps:
             out.append(Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail))
     return out
+
+
+_PLATFORM_NAMES = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
+
+
+def releases_label(spec: str) -> str:
+    """A version range as a reader says it: '>=10' -> 'TensorRT 10+', '<10' -> 'TensorRT before 10',
+    '>=8.4,<11' -> 'TensorRT 8.4 to 10.x'."""
+    low = high = None
+    other: list[str] = []
+    for clause in (c.strip() for c in spec.split(",") if c.strip()):
+        if clause.startswith(">="):
+            low = clause[2:]
+        elif clause.startswith("<") and not clause.startswith("<="):
+            high = clause[1:]
+        else:
+            other.append(clause)
+    if len(other) == 1 and other[0].startswith("==") and low is None and high is None:
+        return f"TensorRT {other[0][2:]}"
+    if other or (low is None and high is None):
+        return f"TensorRT {spec}"
+    if low and high:
+        parts = high.split(".")
+        below = f"{int(parts[0]) - 1}.x" if len(parts) == 1 or parts[1:] in (["0"], ["0", "0"]) else f"before {high}"
+        return f"TensorRT {low} to {below}" if below.endswith(".x") else f"TensorRT {low} to <{high}"
+    if low:
+        return f"TensorRT {low}+"
+    return f"TensorRT before {high}"
+
+
+def _whom(versions: str | None, platforms: Collection[str]) -> str:
+    """Whom a step is for, said when the log does not tell the release or the platform."""
+    parts = [releases_label(versions)] if versions else []
+    if platforms:
+        parts.append(" / ".join(_PLATFORM_NAMES.get(p, p) for p in platforms))
+    return ", ".join(parts)
 
 
 def reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | None:

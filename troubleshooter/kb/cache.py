@@ -42,10 +42,16 @@ def cache_dir() -> Path:
 
 
 def _code_files() -> list[Path]:
-    """The code whose behaviour the cached data depends on."""
-    here = Path(__file__).resolve().parent
-    return [here / "schema.py", here / "loader.py", here / "cache.py", here.parent / "records.py",
-            here.parent / "core" / "regexes.py"]
+    """The code whose behaviour the cached data may depend on: every module of the engine and the KB layer
+    (records, kb/, core/). A git checkout that changes any of them gets a new key, whatever `__version__` says."""
+    package = Path(__file__).resolve().parent.parent
+    files = [package / "records.py", package / "models.py"]
+    for sub in ("kb", "core"):
+        try:
+            files.extend(sorted((package / sub).glob("*.py")))
+        except OSError:
+            continue
+    return files
 
 
 def cache_key(folders: Sequence[Path]) -> str:

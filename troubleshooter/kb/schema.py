@@ -134,6 +134,12 @@ class Step(_Strict):
     versions: str | None = Field(default=None, check=_check_specifier, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
     unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
+    platforms: list[Platform] = Field(
+        default_factory=list,
+        description="Only on these platforms (empty: all). With the platform unknown the step is shown, labelled.")
+    front_ends: list[str] = Field(
+        default_factory=list,
+        description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
 
     def _check(self) -> None:
         if self.code is not None and not self.lang:
@@ -145,6 +151,10 @@ class FixSpec(_Strict):
     versions: str | None = Field(default=None, check=_check_specifier, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
     unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
+    platforms: list[Platform] = Field(default_factory=list, description="Only on these platforms (empty: all).")
+    front_ends: list[str] = Field(
+        default_factory=list,
+        description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
     steps: list[Step] = Field(min_length=1)
 
 

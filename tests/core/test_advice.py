@@ -1,0 +1,55 @@
+"""core/advice.py: which fix steps a user sees, for their release, platform and stack."""
+
+from __future__ import annotations
+
+import pytest
+
+from troubleshooter.core.advice import fixes_for, releases_label
+from troubleshooter.kb.schema import Entry
+from troubleshooter.models import Environment
+
+ENTRY = Entry.model_validate({
+    "id": "gated-steps", "title": "An entry whose steps are gated", "severity": "error",
+    "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger"}]},
+    "causes": [{"text": "x", "certainty": "suggestion"}],
+    "references": [{"url": "https://example.org"}], "last_verified": "2026-11-27",
+    "examples": {"match": [{"name": "m", "log": "boom"}], "no_match": [{"name": "n", "log": "calm"}]},
+    "fixes": [
+        {"title": "Check the plan", "steps": [
+            {"text": "Ask trtexec", "code": "trtexec --loadEngine=a.engine --getPlanVersionOnly", "lang": "bash",
+             "versions": ">=10"},
+            {"text": "Find the library", "code": "ldd libx.so", "lang": "bash", "platforms": ["linux", "jetson"]},
+            {"text": "Find the DLL", "code": "where nvinfer_10.dll", "lang": "bat", "platforms": ["windows"]},
+            {"text": "Rebuild in the Triton image", "code": "docker run ...", "lang": "bash", "front_ends": ["triton"]},
+        ]},
+    ],
+})
+
+
+def texts(env: Environment) -> list[str]:
+    return [s.text for fx in fixes_for(ENTRY, env, {}) for s in fx.detail]
+
+
+def test_known_release_and_platform_see_only_their_steps_unlabelled() -> None:
+    got = texts(Environment(tensorrt_version="8.6.1", platform="windows"))
+    assert got == ["Find the DLL"]
+    got = texts(Environment(tensorrt_version="10.3.0", platform="linux"))
+    assert got == ["Ask trtexec", "Find the library"]
+
+
+def test_unknown_release_and_platform_label_whom_each_step_is_for() -> None:
+    got = texts(Environment())
+    assert got == ["(TensorRT 10+) Ask trtexec", "(Linux / Jetson) Find the library", "(Windows) Find the DLL"]
+
+
+def test_a_stack_step_only_for_that_stack() -> None:
+    assert "Rebuild in the Triton image" in texts(Environment(front_end="triton", platform="linux"))
+    assert "Rebuild in the Triton image" not in texts(Environment(front_end="trtexec", platform="linux"))
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    (">=10", "TensorRT 10+"), ("<10", "TensorRT before 10"), (">=8.4,<11", "TensorRT 8.4 to 10.x"),
+    (">=8.5,<9.2", "TensorRT 8.5 to <9.2"), ("==8.6.1", "TensorRT 8.6.1"),
+])
+def test_release_ranges_read_as_a_person_says_them(spec: str, said: str) -> None:
+    assert releases_label(spec) == said
