@@ -96,8 +96,7 @@ def summarise(report: Any, path: str, size: int = 0) -> dict[str, Any]:
     env = report.environment
     top = report.top
     specific = [d for d in report.diagnoses if d.severity == "error" and not d.cascade]
-    failed = (env.build_succeeded is False or bool(specific)
-              or (env.build_succeeded is not True and bool(report.unexplained)))
+    failed = report.failure  # the report's own verdict: what `trt-why LOG` exits 1 for, never a second rule
     unexplained = [[unexplained_key(u), u.count, u.line] for u in report.unexplained]
     return {
         "file": path,

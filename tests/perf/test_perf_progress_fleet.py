@@ -162,3 +162,17 @@ def test_scan_through_the_cli(fleet_dir: Path) -> None:
                            "--format", "jsonl"], capture_output=True, env=env, cwd=str(ROOT), timeout=300, check=False)
     lines = proc.stdout.decode().splitlines()
     assert len(lines) == 15 and "summary" in json.loads(lines[-1])
+
+
+@pytest.mark.parametrize("corpus", ["real", "first-sight/batch-1", "real-heldout", "."])
+def test_scan_and_the_one_shot_report_agree_on_failure_for_every_log(corpus: str,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`trt-why scan` says `failed` exactly when `trt-why LOG` says `failure` (exit 1 for a failure),
+    for every log of the corpora: one verdict, not two rules."""
+    from troubleshooter import api
+
+    folder = SAMPLES / corpus
+    code, logs, _summary = _jsonl(capsys, [str(folder / "*.log"), "--jobs", "1", "--no-progress", "--exit-zero"])
+    assert code == 0 and len(logs) >= 30
+    disagree = [r["file"] for r in logs if "error" not in r and r["failed"] != api.diagnose_path(r["file"]).failure]
+    assert disagree == []

@@ -37,6 +37,8 @@ _LEVEL_WORDS = {
 
 _LVL = r"(?P<lvl>INTERNAL_ERROR|ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|CRITICAL|FATAL)"
 _LVL_FIRST = "IEWVDCF"
+_LVL_ANY_CASE = ("ERROR|Error|error|WARNING|Warning|warning|WARN|Warn|warn|INFO|Info|info|DEBUG|Debug|debug"
+                 "|FATAL|Fatal|fatal|CRITICAL|Critical|critical|VERBOSE|Verbose|verbose")
 _ALNUM = string.ascii_letters + string.digits
 
 # Each rule: (regex source, anchored at the start of what is left, origin or None, whether the level it reads
@@ -78,6 +80,9 @@ _RULES: list[tuple[str, str | None, bool, str | None]] = [
     (r"(?:\d+:\d\d:\d\d\.\d+\s+\d+\s+0x[0-9a-f]+\s+)?(?P<lvl>ERROR|WARN|INFO|DEBUG) +\w+ "
                 r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*", None, False,
      "0123456789EWID"),
+    # a time of day alone: "12:01:02 ", "[12:01:02.345] " (apps that print no date before "[E]")
+    (r"\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+(?=\S)", None, False,
+     '[0123456789'),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
     (r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*", None, False,
      '['),
@@ -100,11 +105,17 @@ _RULES: list[tuple[str, str | None, bool, str | None]] = [
      _LVL_FIRST),
     (r"\[TRT\]:?\s*" + _LVL + r":\s*", "python", False,
      '['),
+    # an application's bracketed level word: "[ERROR] ", "[error]: ", "[Warning] "
+    (r"\[(?P<lvl>" + _LVL_ANY_CASE + r")\]:?\s*", None, False,
+     '['),
     # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
     (r"\[(?P<lvl>[VIWEF!])\]\s*", None, False,
      '['),
     (r"\[TRT\]\s*", "trt", False,
      '['),
+    # a bare upper-case level word as the first field: "ERROR base_events.py:1821: ...", "WARNING  msg"
+    (r"(?P<lvl>ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL|VERBOSE)\s+(?=[\w\[(<\"'])", None, False,
+     'EWIDCFV'),
     # Python logging default "ERROR:root:"
     (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):", "python-logging", False,
      'EWIDC'),
@@ -113,9 +124,24 @@ _RULES: list[tuple[str, str | None, bool, str | None]] = [
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
 _EXCEPTION = re.compile(
-    r"(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|KeyboardInterrupt|SystemExit|"
-    r"pybind11::\w+|nvinfer1::\w+Error):\s"
+    r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)"
+    r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error)):\s"
 )
+"""A Python (or pybind11) exception line: `ValueError: ...`, `pkg.mod.Error: ...`, quoted or indented too."""
+_LEVEL_FIELD = re.compile(
+    # "2024-05-01 10:00:00|app|error|msg" (the level as one of the first pipe-separated fields)
+    r"^\|?(?:[^|]{1,48}\|){0,3}\s*(?P<pipe>" + _LVL_ANY_CASE + r")\s*\|"
+    # logfmt and JSON: level=error, "level": "error", severity=ERROR
+    r"|\b(?:level|lvl|severity|loglevel)\"?\s*[=:]\s*\"?(?P<kv>" + _LVL_ANY_CASE + r")\b"
+    # "[TensorRT-LLM][ERROR] ...": an app's bracketed tag, then the level
+    r"|^\[[\w .:/-]{1,48}\]\s?\[(?P<tag>" + _LVL_ANY_CASE + r")\]"
+    # glog / Triton in the middle of a pasted line: "... E0305 12:00:00.123456 1 file.cc:123] ..."
+    r"|(?:^|\s)(?P<glog>[EFWI])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]"
+    # a server's JSON error object as the whole line: {"error": "..."}
+    r"|^\{\s*\"(?P<json>error|err|exception)\"\s*:"
+)
+"""A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
+prefix rule gave the line a level."""
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
 _PAYLOAD_ERROR = re.compile(
     r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
@@ -129,6 +155,17 @@ _PAYLOAD_ERROR = re.compile(
     r"|\bParameter check failed at: "  # TensorRT's API argument checks (an untagged paste of one, too)
     r"|^error: "  # a GStreamer element's error (DeepStream's nvinfer), which its debug log tags WARN
     r"|\bAccess violation (?:reading|writing|executing) location\b|\bexport failure\b"
+    # glibc's heap checks, printed just before the abort they cause
+    r"|^(?:double free or corruption|free\(\): |malloc\(\): |realloc\(\): |munmap_chunk\(\): |malloc_consolidate\(\): "
+    r"|corrupted (?:size vs\. prev_size|double-linked list))|\*\*\* stack smashing detected \*\*\*"
+    r"|^\*\*\* Error in `"
+    # a crash handler's report (Open MPI, TensorRT-LLM): "*** Process received signal ***", "Signal: Aborted (6)"
+    r"|\*\*\* Process received signal \*\*\*|\bSignal: [A-Z][a-z]+(?: [a-z]+)* \(\d+\)"
+    # TensorFlow's op failure (logged under W), Paddle's error header
+    r"|\bOP_REQUIRES failed at\b|^C\+\+ (?:Call Stacks|Traceback) \(More useful to developers\)"
+    # Windows: a process ended by an NTSTATUS (DLL not found, access violation, stack buffer overrun...)
+    r"|\bSTATUS_(?:DLL_NOT_FOUND|ACCESS_VIOLATION|STACK_BUFFER_OVERRUN|HEAP_CORRUPTION|ILLEGAL_INSTRUCTION"
+    r"|ENTRYPOINT_NOT_FOUND|STACK_OVERFLOW|INVALID_IMAGE_FORMAT)\b"
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
@@ -141,7 +178,14 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^Unsupported ONNX data type\b|^Falling back to \[.*\] and retrying|\bDifference exceeds tolerance\b"
     r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
     r"|^CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
-    r"|\): (?:fatal )?error (?:C|LNK|MSB)\d{4}: |^\S+ ?: (?:fatal )?error (?:LNK|MSB)\d{4}: "  # MSVC, its linker, MSBuild
+    r"|\b(?:fatal )?error (?:C|LNK|MSB|CS)\d{4}\b"  # MSVC, its linker, MSBuild, C#
+    r"|^(?:g?make|ninja)(?:\[\d+\])?: \*\*\* "  # make's own errors ("No rule to make target", "Error 2")
+    # a program refusing its arguments (then printing its usage)
+    r"|\b(?:[Aa]rguments? (?:not right|invalid|error)|[Ii]nvalid (?:arguments?|options?|usage)|[Ww]rong (?:number of )?arguments?"
+    r"|[Uu]nknown (?:option|argument|flag)|[Uu]nrecognized (?:arguments?|options?))\b"
+    r"|\b(?:[Aa]n? )?(?:unexpected |fatal |internal )?error (?:occurred|occured|has occurred|happened)\b"
+    # a check that found two things that should agree and do not ("Num classes mismatch. Configured: 35, ...")
+    r"|^[\w ]{1,40}\bmismatch(?:ed)?\b[.:!]"
     r"|\bError response from daemon: "  # docker: a container that could not start
     r"|^#\d+\s+0x[0-9a-f]{6,} in "  # a native stack trace (gdb's bt) after a crash
     r"|\bNCCL error\b|\bundefined reference to |the job has been aborted\b"
@@ -150,6 +194,13 @@ _UNTAGGED_FAILURE = re.compile(
     # words in a harmless start-up warning about optional TensorRT libraries)
     r"|\bundefined symbol: |\bsymbol lookup error: |cannot open shared object file|error while loading shared libraries"
     r"|\brelocation error: "
+    # a native call that failed with its code: "libcuda.so:cuInit failed : 999", "cudaMalloc failed",
+    # "cudaGetDeviceCount returned 35", CUDA's and cuBLAS/cuDNN's error names
+    r"|\b(?:cu|cuda|cublas|cudnn|nvrtc|nvml|nccl|nvjpeg)[A-Z]\w*(?:\(\))?\s*(?:failed|returned (?!0\b)-?\d+)"
+    r"|\bCUDA (?:error|failure|Error)\b|\bCUDA_ERROR_[A-Z_]+|\bcudaError(?!None\b)[A-Z]\w+"
+    r"|\bCU(?:BLAS|DNN|FFT|SPARSE|SOLVER)_STATUS_(?!SUCCESS\b)[A-Z_]+"
+    # a process that ended with a non-zero code (Windows NTSTATUS codes are large negative numbers)
+    r"|\b(?:exit|exited|returned|terminated|finished) (?:with )?(?:exit )?(?:code|status)[ :=]+(?:-?[1-9]\d*|0x[0-9A-Fa-f]+)\b"
 )
 """A failure on a line with no severity tag at all (a tagged info or warning line may say such words
 harmlessly: "[W] Could not read timing cache", "[V] Tactic ... failed")."""
@@ -173,7 +224,16 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Invalid Node",
                  ": E ", ": F ",  # TensorFlow's E and F lines
                  "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
-                 "Error response from daemon")
+                 "Error response from daemon",
+                 # level fields elsewhere in the line, JSON error objects (`_LEVEL_FIELD`)
+                 "|error", "|fatal", "=error", "=fatal", "\"error\"", "\"fatal\"", "{\"err", "[error]", "[fatal]",
+                 # native calls, CUDA's error names, exit codes, glibc's heap checks, NTSTATUS names
+                 "_STATUS_", "exit code", "exit status", "with code", "with status", "returned", "free(): ",
+                 "malloc(): ", "malloc_consolidate", "double free", "corrupted ", "munmap_chunk", "stack smashing", "*** Error in",
+                 "Process received signal", "Signal: ", "OP_REQUIRES", "C++ Call Stacks", "C++ Traceback", "make: ***",
+                 "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
+                 "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
+                 "STATUS_", " E0", " E1", " F0", " F1")  # the last four: glog in the middle of a pasted line
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
 them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""
@@ -244,6 +304,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
     words = _LEVEL_WORDS
     bare = _BARE_LEVEL.match
     traceback_, terminate, exception = _TRACEBACK.match, _TERMINATE.match, _EXCEPTION.match
+    level_field = _LEVEL_FIELD.search
     payload = _PAYLOAD_ERROR.search
     error, warning, info = Level.ERROR, Level.WARNING, Level.INFO
     payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
@@ -287,6 +348,14 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
             elif traceback_(rest) or terminate(rest) or exception(rest):
                 level = error
                 origin = origin or "traceback"
+            elif "\\n" in rest and any(exception(piece.strip()) for piece in rest.split("\\n")):
+                level = error  # a repr'd message pasted as one line: "In user code:\n\n    InvalidArgumentError: ..."
+                origin = origin or "traceback"
+            else:
+                m = level_field(rest)
+                if m is not None:
+                    found = m.lastgroup
+                    level = error if found == "json" else words.get((m.group(found) or "").upper())  # type: ignore[arg-type]
         if origin == "trt":
             origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
         text = rest.strip()

@@ -1,0 +1,86 @@
+"""The failure grammar (core/logs.py): an error line is recognised by its shape wherever a stack puts it.
+
+Each case is one line and the level it must get. `real`: copied from the public thread named beside it
+(sample_logs/first-sight or sample_logs/real hold the whole paste); `written`: a line written for this
+test, in the shape the stack prints (no public paste of that shape is in the corpora yet).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from troubleshooter import diagnose
+from troubleshooter.core.logs import ERROR_MARKERS, MARKER_PATTERNS, is_error_line, parse_line
+from troubleshooter.models import Level
+
+ERRORS = [
+    # a level as a field of the prefix, in another position or delimiter
+    ("written", "2024-05-01 10:00:00|myapp|error|failed to deserialize cuda engine"),
+    ("written", 'time="2024-05-01T10:00:00Z" level=error msg="model load failed: engine plan incompatible"'),
+    ("written", "app-1  | [ERROR] Engine file could not be loaded"),
+    ("written", "12:01:02 [E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization"),
+    ("real trtllm-serve, NVIDIA/TensorRT-LLM#7692",
+     "[2025-09-11 17:02:59] ERROR base_events.py:1821: Task exception was never retrieved"),
+    ("written", "pasted: E0305 12:00:00.123456 1 model_repository_manager.cc:1234] failed to load 'yolo' version 1"),
+    ("written", "[TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp"),
+    # a server's JSON error object as the whole paste
+    ("written", "{\"error\":\"failed to load model 'densenet': version 1 is at UNAVAILABLE state\"}"),
+    # exception lines: module-qualified, quoted, indented, without their traceback, repr'd with literal \n
+    ("written", "tensorrt_llm.bindings.Error: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp"),
+    ("written", '"ValueError: Input shape mismatch"'),
+    ("written", "    RuntimeError: CUDA error: an illegal memory access was encountered"),
+    ("real PaddleOCR, PaddlePaddle/PaddleOCR#17392",
+     "In user code:\\n\\n\\n    InvalidArgumentError: Cannot find input name input_0x5bbf1306e2d0 in TRT engine"),
+    ("written", "torch.jit.frontend.NotSupportedError: Compiled functions can't take variable number of arguments"),
+    # a native call failing with its code, CUDA's error names
+    ("written", "libcuda.so:cuInit failed : 999"),
+    ("written", "cudaGetDeviceCount returned 35"),
+    ("written", "CUBLAS_STATUS_NOT_INITIALIZED"),
+    # a process that ended badly
+    ("written", "Process finished with exit code -1073741515 (0xC0000135)"),
+    ("written", "free(): invalid pointer"),
+    ("real TensorRT-LLM crash handler, NVIDIA/TensorRT-LLM#5970", "*** Process received signal ***"),
+    ("real TensorRT-LLM crash handler, NVIDIA/TensorRT-LLM#5970", "Signal: Aborted (6)"),
+    # build tools and programs refusing their arguments
+    ("real mmdeploy demo, open-mmlab/mmdeploy#375",
+     "error LNK2019 unresolved external symbol mmdeploy_detector_create_by_path, referenced in function main"),
+    ("real jetson-inference, dusty-nv/jetson-inference#1282", "make: *** No targets specified and no makefile found.  Stop."),
+    ("real tensorrtx-style yolov5 app", "arguments not right!"),
+    ("real ort crate, pykeio/ort#86",
+     "ort::execution_providers: An error occurred when attempting to register `TensorrtExecutionProvider`: "
+     "key/value cannot be empty"),
+    ("real DeepStream-Yolo, marcoslucianops/DeepStream-Yolo#193", "Num classes mismatch. Configured: 35, detected by network: 1"),
+    ("real TF-TRT, tensorflow/tensorrt#136", "2019-10-22 10:27:09.608673: W tensorflow/core/framework/op_kernel.cc:1655] "
+     "OP_REQUIRES failed at trt_engine_resource_ops.cc:183 : Not found: Container TF-TRT does not exist."),
+    ("real Paddle Inference", "C++ Call Stacks (More useful to developers):"),
+]
+
+NOT_ERRORS = [
+    # lines that healthy runs print, in the same shapes
+    "2024-05-01 10:00:00|myapp|info|engine loaded",
+    'time="2024-05-01T10:00:00Z" level=info msg="model ready"',
+    "[08/07/2024-12:27:04] [V] [TRT] Tactic: 0x0000000000000000 Time: 0.01 failed: insufficient memory",
+    "Process finished with exit code 0",
+    "cudaGetDeviceCount returned 0",
+    "[I] [TRT] Loaded engine size: 12 MiB",
+    "INFO base_events.py:10: server started",
+    "[12/01/2024-10:00:00] [W] [TRT] Using an engine plan file across different models of devices is not recommended",
+    "CUBLAS_STATUS_SUCCESS",
+]
+
+
+@pytest.mark.parametrize(("origin", "line"), ERRORS, ids=[f"{i}-{o.split()[0]}" for i, (o, _l) in enumerate(ERRORS)])
+def test_failure_shapes_are_error_lines_and_the_finders_see_them(origin: str, line: str) -> None:
+    parsed = parse_line(1, line)
+    assert is_error_line(parsed), (origin, parsed)
+    import re
+
+    assert any(m in line for m in ERROR_MARKERS) or any(re.search(p, line) for p in MARKER_PATTERNS), origin
+    report = diagnose(line)
+    assert report.failure, origin
+
+
+@pytest.mark.parametrize("line", NOT_ERRORS)
+def test_healthy_lines_in_the_same_shapes_are_not_errors(line: str) -> None:
+    parsed = parse_line(1, line)
+    assert parsed.level is None or parsed.level.rank < Level.ERROR.rank, parsed
