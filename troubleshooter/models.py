@@ -74,7 +74,13 @@ class Environment(_Frozen):
     precisions: list[str] = Field(
         default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed."
     )
-    front_end: str | None = Field(default=None, description="trtexec, python, polygraphy, torch-tensorrt, onnxruntime, triton.")
+    front_end: str | None = Field(
+        default=None, description="The stack that ran TensorRT, as the log shows it: triton, deepstream, tensorrt-llm, "
+        "torch-tensorrt, onnxruntime, tf-trt, ultralytics, comfyui, mmdeploy, jetson-inference, paddle-inference, "
+        "torch2trt, polygraphy, trtexec; None: unknown.")
+    stack_versions: dict[str, str] = Field(
+        default_factory=dict, description="Versions of the stacks' own packages the log prints (tensorrt-llm, onnxruntime, "
+        "torch-tensorrt, deepstream, triton...), by stack.")
     onnx_opset: int | None = Field(default=None, description="ONNX opset of the parsed model.")
     onnx_ir_version: str | None = Field(default=None, description="ONNX IR version of the parsed model.")
     onnx_producer: str | None = Field(default=None, description="Producer of the ONNX model (pytorch, tf2onnx...).")

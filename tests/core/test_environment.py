@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from troubleshooter import diagnose
 
 
@@ -91,3 +93,44 @@ def test_platform_override() -> None:
 
     with pytest.raises(InputError):
         env_of("[E] boom\n", platform="mars")
+
+
+@pytest.mark.parametrize(("line", "version"), [
+    # real lines (sample_logs/real, first-sight/batch-1)
+    ("[TRT]   TensorRT version 4.0.2", "4.0.2"),
+    ("TensorRT v8401", "8.4.1"),
+    ("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\TensorRT\\v8.4.2.4\\include\\NvInfer.h(5349,1): warning C4819:", "8.4.2"),
+    ("[TensorRT] ERROR: /home/jenkins/workspace/TensorRT/helpers/rel-7.1/L1_Nightly_Internal/build/source/rtSafe/"
+     "resources.h (460) - Cuda Error in loadKernel: 3 (initialization error)", "7.1"),
+    ("ERROR: /home/erisuser/p4sw/sw/gpgpu/MachineLearning/DIT/release/5.0/parsers/onnxOpenSource/ModelImporter.cpp:142",
+     "5.0"),
+    ("ERROR: /home/fffan/fffan_files/other/onnx-tensorrt-5.1/ModelImporter.cpp:552 In function importModel:", "5.1"),
+    ("IBuilder::buildSerializedNetwork: Error Code 6: API Usage Error (Unable to load library: "
+     "libnvinfer_builder_resource_win.so.10.2.0: cannot open shared object file", "10.2.0"),
+    ("TensorRT: starting export with TensorRT 10.0.0b6...", "10.0.0"),
+    # written: the major release alone, from a library's file name
+    ("OSError: libnvinfer.so.10: cannot open shared object file: No such file or directory", "10"),
+    ("Could not find module 'C:\\TensorRT\\lib\\nvinfer_10.dll' (or one of its dependencies)", "10"),
+    ("2023-01-27 14:05:53.348636: I tensorflow/compiler/tf2tensorrt/common/utils.cc:106] Linked TensorRT version: 8.4.3",
+     "8.4.3"),
+])
+def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
+    assert diagnose(line).environment.tensorrt_version == version
+
+
+@pytest.mark.parametrize(("lines", "stack"), [
+    (["I0716 09:18:42.968253 1 model_lifecycle.cc:578] successfully unloaded 'simple_int8' version 1",
+      "E0716 09:18:43.1 1 model_repository_manager.cc:1234] failed to load 'yolo'"], "triton"),
+    (["0:00:05.33  1168  0x7f3c0022d0 WARN   nvinfer gstnvinfer.cpp:635:gst_nvinfer_logger:<primary_gie> x",
+      "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization"], "deepstream"),
+    (["[TensorRT-LLM] TensorRT-LLM version: 0.16.0", "[TensorRT-LLM][ERROR] Assertion failed: x"], "tensorrt-llm"),
+    (["torch._inductor.exc.LoweringException: triton kernel failed", "RuntimeError: x"], None),
+    (["&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx"], "trtexec"),
+])
+def test_the_stack_is_read_from_the_lines_that_name_it(lines: list[str], stack: str | None) -> None:
+    assert diagnose("\n".join(lines)).environment.front_end == stack
+
+
+def test_the_stacks_own_version_is_read() -> None:
+    env = diagnose("[TensorRT-LLM] TensorRT-LLM version: 0.16.0\nRuntimeError: boom").environment
+    assert env.stack_versions == {"tensorrt-llm": "0.16.0"}

@@ -22,6 +22,12 @@ def _banner_version(m: re.Match[str]) -> str | None:
     return normalise(m.group("v"))
 
 
+def normalise_tuple(text: str) -> str | None:
+    """"8, 4, 3" (a printed tuple) or "8.4.3" -> "8.4.3"."""
+    parts = [p.strip() for p in re.split(r"[.,]", text) if p.strip()]
+    return ".".join(parts[:3]) if parts else None
+
+
 def _short(m: re.Match[str]) -> str | None:
     parts = m.group("v").split(".")
     return ".".join(parts[:3])
@@ -49,18 +55,46 @@ _V = r"(?P<v>\d+\.\d+(?:\.\d+){0,2})"
 
 FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("TensorRT version:",), r"TensorRT version:\s*" + _V, _short, 3),
-    _p("tensorrt_version", ("[TensorRT v",), r"\[TensorRT v(?P<v>\d{4,6})\]", _banner_version, 2),
+    _p("tensorrt_version", ("TensorRT v",), r"\[?TensorRT v(?P<v>\d{4,6})\b\]?", _banner_version, 2),
     _p("tensorrt_version", ("expecting library version",), r"expecting library version " + _V, _short, 2),
-    _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "tensorrt=="),
-       r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT Version\W*|tensorrt==)" + _V, _short, 2),
+    _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "TensorRT version", "tensorrt=="),
+       r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V, _short, 2),
+    # an install folder or a build path: "TensorRT\v8.4.2.4\include", ".../TensorRT/helpers/rel-7.1/..."
+    _p("tensorrt_version", ("TensorRT\\v", "TensorRT/v"), r"TensorRT[\\/]v" + _V, _short, 1),
+    _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
+    # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
+    _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
+    _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
     _p("tensorrt_version", ("tensorrt_bindings", "tensorrt-cu", "tensorrt_libs", "tensorrt-bindings", "tensorrt_cu"),
        r"tensorrt[_-](?:cu\d+[_-])?(?:bindings|libs)[-=_](?P<v>\d+\.\d+(?:\.\d+){0,2})", _short, 2),
     # `pip list` / `pip show` output: "tensorrt        10.3.0", "Name: tensorrt" + "Version: 10.3.0" is not joined
     _p("tensorrt_version", ("tensorrt ", "tensorrt-cu"),
        r"^tensorrt(?:-cu\d+)?\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s*$", _short, 2),
-    _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_builder_resource|_plugin|_lean|_dispatch)?\.so\." + _V, _short, 1),
+    _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
-       r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)\b", _short, 1),
+       r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b", _short, 1),
+    # TF-TRT: "Loaded TensorRT 8.4.3 and linked TensorFlow against TensorRT 8.4.0" (the loaded one runs)
+    _p("tensorrt_version", ("Loaded TensorRT ", "loaded TensorRT "), r"[Ll]oaded TensorRT (?:version )?" + _V, _short, 2),
+    _p("tensorrt_version", ("Linked TensorRT version", "linked TensorFlow against TensorRT"),
+       r"(?:Linked TensorRT version:? \(?|against TensorRT )(?P<v>\d+(?:[.,] ?\d+){1,2})",
+       lambda m: normalise_tuple(m.group("v")), 1),
+    # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
+    _p("tensorrt_version", ("libnvinfer", "libnvonnxparser"),
+       r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)", None, 0),
+    _p("tensorrt_version", ("nvinfer_", "nvonnxparser_"),
+       r"\b(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?_(?P<v>\d{1,2})\.dll\b", None, 0),
+    # the stacks' own versions (Environment.stack_versions)
+    _p("stack:tensorrt-llm", ("TensorRT-LLM version", "tensorrt-llm", "tensorrt_llm"),
+       r"(?:TensorRT-LLM version:?\s*|tensorrt[-_]llm[-=]=?)(?P<v>\d+\.\d+\.\d+(?:\.?(?:dev|rc|post)\d*)?)", None, 1),
+    _p("stack:onnxruntime", ("onnxruntime", "ORT version", "ONNX Runtime version"),
+       r"(?:onnxruntime(?:[-_]gpu)?(?:==|-|\s+)|ORT version:?\s*|ONNX Runtime version:?\s*)(?P<v>1\.\d+\.\d+)\b", None, 1),
+    _p("stack:torch-tensorrt", ("torch_tensorrt", "torch-tensorrt", "Torch-TensorRT"),
+       r"(?:torch[_-]tensorrt(?:==|-|\s+)|Torch-TensorRT (?:[Vv]ersion:? )?v?)(?P<v>\d+\.\d+\.\d+)\b", None, 1),
+    _p("stack:deepstream", ("DeepStream", "deepstream-"),
+       r"(?:DeepStream(?:SDK| SDK)? v?|deepstream-)(?P<v>\d\.\d(?:\.\d)?)\b", None, 1),
+    _p("stack:triton", ("tritonserver:", "Triton Server version", "server_version"),
+       r"(?:tritonserver:(?P<tag>\d\d\.\d\d)|(?:Triton Server version|server_version)\W+(?P<v>\d+\.\d+\.\d+))",
+       lambda m: m.group("v") or m.group("tag"), 1),
     _p("cuda_version", ("CUDA Version", "CUDA version", "CUDA runtime", "CUDA Runtime Version"),
        r"CUDA (?:[Rr]untime )?[Vv]ersion:?\s*" + _V, _short, 2),
     _p("cuda_version", ("Cuda compilation tools",), r"Cuda compilation tools, release (?P<v>\d+\.\d+)", None, 3),
@@ -103,14 +137,36 @@ BUILD_LITERALS = ("&&&& PASSED", "Engine built in", "Engine generation completed
                   "engine != nullptr", "Failed to create engine", "Invalid Engine", "FAILED |")
 
 _FRONT_ENDS = [
-    (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
+    # (pattern, stack): in the order a stack wins when a log shows several (the wrapper that owns the run
+    # first: a Triton log holds TensorRT's lines, a DeepStream log nvinfer's and TensorRT's). Each pattern
+    # names the stack itself, not a word it shares with others ("triton" alone is also OpenAI's compiler).
+    (re.compile(r"tritonserver|[Tt]riton [Ii]nference [Ss]erver|TRITONBACKEND|libtriton_|triton_python_backend"
+                r"|model_repository_manager|tritonclient|\bTRTIS\b|[Tt]riton(?:Server| server)\b"), "triton"),
+    (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"), "deepstream"),
+    (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
+    (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch"), "torch-tensorrt"),
+    (re.compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
+    (re.compile(r"TF-TRT|TrtGraphConverter|TRTEngineOp|tensorflow/compiler/tf2tensorrt|trt_convert"), "tf-trt"),
+    (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"),
+     "ultralytics"),
+    (re.compile(r"ComfyUI|comfy[/\\._]"), "comfyui"),
+    (re.compile(r"\bmmdeploy\b"), "mmdeploy"),
+    (re.compile(r"jetson[-_.]inference|jetson_utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
+     "jetson-inference"),
+    (re.compile(r"[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b|paddle_inference|paddle::"), "paddle-inference"),
+    (re.compile(r"\btorch2trt\b"), "torch2trt"),
     (re.compile(r"[Pp]olygraphy"), "polygraphy"),
-    (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt"), "torch-tensorrt"),
-    (re.compile(r"onnxruntime|TensorrtExecutionProvider"), "onnxruntime"),
-    (re.compile(r"[Tt]riton|tritonserver"), "triton"),
+    (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
 ]
-FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime",
-                      "TensorrtExecutionProvider", "riton")
+FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
+                      "TensorrtExecutionProvider", "Ort::Exception", "ORT", "riton", "TRITON", "TRTIS",
+                      "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
+                      "nvinferserver", "gie", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
+                      "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",
+                      "export.py", "TensorRT: ", "ComfyUI", "comfy", "mmdeploy", "jetson", "detectNet", "imageNet",
+                      "segNet", "poseNet", "tensorNet", "addle", "torch2trt")
+STACKS = tuple(name for _rx, name in _FRONT_ENDS)
+"""The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
 
 def all_literals() -> list[str]:
@@ -126,7 +182,8 @@ class EnvCollector(Record, frozen=False, kw_only=False):
     values: dict[str, tuple[int, str, int]] = field(default_factory=dict)  # field -> (priority, value, line)
     precisions: dict[str, int] = field(default_factory=dict)
     platform_hits: dict[str, int] = field(default_factory=dict)
-    front_end: tuple[str, int] | None = None
+    front_ends: dict[str, int] = field(default_factory=dict)
+    """Each stack the log names, with the first line that names it."""
     origin_front_end: str | None = None
     last_build: tuple[int, bool] | None = None
 
@@ -149,11 +206,9 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             self.last_build = (no, True)
         elif _FAILURE.search(text):
             self.last_build = (no, False)
-        if self.front_end is None:
-            for rx, name in _FRONT_ENDS:
-                if rx.search(text):
-                    self.front_end = (name, no)
-                    break
+        for rx, name in _FRONT_ENDS:
+            if name not in self.front_ends and rx.search(raw):  # the raw line: a wrapper's prefix names its stack
+                self.front_ends[name] = no
 
     def absorb(self, later: EnvCollector, line_offset: int) -> None:
         """Take in what another collector saw on the lines that follow this one's (its line numbers
@@ -170,8 +225,8 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             self.precisions.setdefault(name, no + line_offset)
         for name, no in later.platform_hits.items():
             self.platform_hits.setdefault(name, no + line_offset)
-        if self.front_end is None and later.front_end is not None:
-            self.front_end = (later.front_end[0], later.front_end[1] + line_offset)
+        for name, no in later.front_ends.items():
+            self.front_ends.setdefault(name, no + line_offset)
         if self.origin_front_end is None:
             self.origin_front_end = later.origin_front_end
         if later.last_build is not None:
@@ -228,7 +283,12 @@ class EnvCollector(Record, frozen=False, kw_only=False):
         if platform_override:
             platform = platform_override
             sources.pop("platform", None)
-        front = self.front_end[0] if self.front_end else self.origin_front_end
+        stack_versions = {k.split(":", 1)[1]: vals.pop(k) for k in [k for k in vals if k.startswith("stack:")]}
+        for key in [k for k in sources if k.startswith("stack:")]:
+            sources.pop(key)
+        front = next((name for name in STACKS if name in self.front_ends), None) or self.origin_front_end
+        if front in self.front_ends:
+            sources["front_end"] = self.front_ends[front]
         opset = vals.pop("onnx_opset", None)
         env = Environment.model_construct(
             **vals,
@@ -236,6 +296,7 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             platform=platform,
             precisions=sorted(self.precisions),
             front_end=front,
+            stack_versions=stack_versions,
             build_succeeded=self.last_build[1] if self.last_build else None,
             sources=sources,
         )
