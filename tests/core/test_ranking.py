@@ -288,3 +288,61 @@ def test_seed_instancenorm_plugin_in_calibration_failure_is_a_lower_ranked_repor
     assert inorm.causes[0].endswith("[reported, not confirmed]")
     assert "/enc/norm1/InstanceNormalization_output_0" in inorm.causes[0]
     assert report.exit_status == 1
+
+
+OPSET = entry("""
+id: opset-warning
+title: The model's opset is newer than this parser
+severity: warning
+explains: [parser-assert]
+match:
+  signatures:
+    - {id: t, regex: 'Your ONNX model has been generated with opset (?P<opset>\\d+)', level: warning}
+""")
+ASSERT = entry("""
+id: parser-assert
+title: The parser asserted
+severity: error
+match:
+  signatures:
+    - {id: t, regex: 'Assertion failed: (?P<cond>.+)', level: error}
+""")
+
+
+def test_a_warning_that_explains_an_error_leads_it_at_its_severity() -> None:
+    engine = Engine.from_kb(KnowledgeBase([OPSET, ASSERT]))
+    log = ("[E] [TRT] Assertion failed: inputs.at(0) is a tensor\n"
+           "[W] [TRT] Your ONNX model has been generated with opset 17, parser supports 13\n")
+    report = diagnose(log, engine=engine)
+    assert [d.id for d in report.diagnoses] == ["opset-warning", "parser-assert"]
+    assert report.diagnoses[0].severity == "error"
+
+
+def test_causes_with_their_evidence_in_the_log_first_then_the_better_established() -> None:
+    two = parse_entry(textwrap.dedent("""
+    id: two-causes
+    title: Two causes
+    severity: error
+    last_verified: 2026-11-22
+    references: [{url: "https://example.com/x"}]
+    match:
+      signatures:
+        - {id: t, regex: 'boom', level: error}
+        - {id: here, regex: 'the line that proves it', role: support}
+    causes:
+      - {text: "general and reported", certainty: reported}
+      - {text: "general and confirmed", certainty: confirmed}
+      - {text: "specific and reported", certainty: reported, when: [here]}
+      - {text: "specific and confirmed", certainty: confirmed, when: [here]}
+    fixes:
+      - {title: "general fix", steps: [{text: "general"}]}
+      - {title: "fix for what this log shows", when: [here], steps: [{text: "specific"}]}
+    examples:
+      match: [{name: a, log: "[E] boom"}]
+      no_match: [{name: b, log: "y"}]
+    """), "<test>")
+    report = diagnose("[E] boom\nthe line that proves it\n", engine=Engine.from_kb(KnowledgeBase([two])))
+    d = report.diagnoses[0]
+    assert [c.split(" [")[0] for c in d.causes] == ["specific and confirmed", "specific and reported",
+                                                    "general and confirmed", "general and reported"]
+    assert [f.title for f in d.fixes] == ["fix for what this log shows", "general fix"]

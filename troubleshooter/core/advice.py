@@ -92,7 +92,6 @@ def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[st
 
 def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Collection[str] = ()) -> list[Fix]:
     """The fixes for this version and for what the log showed (`matched`: the signature ids that matched)."""
-    out: list[Fix] = []
     version = env.tensorrt_version
 
     platform, front_end = env.platform, env.front_end
@@ -103,6 +102,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 and (not spec.platforms or platform is None or platform in spec.platforms)
                 and (not spec.front_ends or front_end in spec.front_ends))
 
+    def specific(spec: Any) -> bool:
+        return bool(spec.when) or bool(spec.front_ends)
+
+    out: list[tuple[int, int, Fix]] = []
     for fx in entry.fixes:
         if not fits(fx):
             continue
@@ -121,8 +124,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             detail.append(FixStep.model_construct(text=text, command=cmd))
             steps.append(text + (f"\n{cmd.code}" if cmd else ""))
         if steps:
-            out.append(Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail))
-    return out
+            fix = Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail)
+            out.append((0 if specific(fx) else 1, len(out), fix))
+    # A fix written for what this log shows (a signature it matched, its stack) comes before the general ones.
+    return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]
 
 
 _PLATFORM_NAMES = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}

@@ -36,6 +36,7 @@ from troubleshooter.models import (
 
 _CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
                     "suggestion": "suggestion"}
+_CERTAINTY_ORDER = {"confirmed": 0, "documented": 1, "reported": 2, "suggestion": 3}
 MAX_SHOWN_EVIDENCE = 8
 
 
@@ -144,9 +145,11 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]
                   if e.line not in shown]
     evidence += _dedupe(sorted(support_ev, key=lambda e: e.line))[:4]
-    # A cause tied to a signature that matched (`when:`) is the specific one: it comes first.
-    picked = [c for c in entry.causes if c.when and any(sid in hits.by_sig for sid in c.when)]
-    picked += [c for c in entry.causes if not c.when]
+    # A cause tied to a signature that matched (`when:`) is the specific one: it comes first; among those,
+    # and among the general ones, the better established first (KB order breaks ties).
+    picked = sorted((c for c in entry.causes if c.when and any(sid in hits.by_sig for sid in c.when)),
+                    key=lambda c: _CERTAINTY_ORDER[c.certainty])
+    picked += sorted((c for c in entry.causes if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])
     causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
     advice, status = advice_for(entry, env, vals)
     all_advice = [RangeAdvice.model_construct(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
@@ -194,6 +197,25 @@ def _trigger_lines(d: Diagnosis) -> set[int]:
     return {e.line for e in d.evidence if e.role == "trigger"}
 
 
+def _causes_before_consequences(found: list[Diagnosis], entries: dict[str, Entry]) -> list[Diagnosis]:
+    """An entry that names another as what it causes (`explains:`) comes right before it when both fired,
+    at that entry's severity at least: a warning that decides the case (an opset the parser does not know)
+    outranks the assertion it caused."""
+    ids = {d.id for d in found}
+    for d in list(found):
+        targets = [t for t in entries[d.id].explains if t in ids]
+        if not targets:
+            continue
+        first = min(i for i, other in enumerate(found) if other.id in targets)
+        here = found.index(d)
+        if here < first:
+            continue
+        severity = max([d.severity, *(o.severity for o in found if o.id in targets)], key=SEVERITY_RANK.__getitem__)
+        moved = d if severity == d.severity else d.model_copy(update={"severity": severity})
+        found = [*found[:first], moved, *(o for i, o in enumerate(found[first:], first) if i != here)]
+    return found
+
+
 def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:
     """All diagnoses, root cause first."""
     found: list[Diagnosis] = []
@@ -211,6 +233,7 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
                 -d.confidence, d.id)
 
     found.sort(key=key)
+    found = _causes_before_consequences(found, entries)
     # Neighbours: entries whose triggers fired on the same lines. The first (best) keeps the lines.
     # A diagnosis whose severity came from its trigger's own `severity:` is a secondary finding on lines
     # that another entry may own: it is shown on its own, neither folded as an alternative nor folding others.

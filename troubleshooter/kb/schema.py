@@ -196,6 +196,9 @@ class Entry(_Strict):
     version_advice: list[VersionAdvice] = Field(default_factory=list)
     fixes: list[FixSpec] = Field(default_factory=list)
     lint: list[str] = Field(default_factory=list, description="Ids of lint rules that confirm this on a model.")
+    explains: list[str] = Field(
+        default_factory=list,
+        description="Entries whose failure this one causes: when both fire, this one is shown first, as the root.")
     reduce: bool = Field(
         default=False, description="Offer a `polygraphy debug reduce --fail-regex` command built from the trigger."
     )
