@@ -229,7 +229,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "|error", "|fatal", "=error", "=fatal", "\"error\"", "\"fatal\"", "{\"err", "[error]", "[fatal]",
                  # native calls, CUDA's error names, exit codes, glibc's heap checks, NTSTATUS names
                  "_STATUS_", "exit code", "exit status", "with code", "with status", "returned", "free(): ",
-                 "malloc(): ", "malloc_consolidate", "double free", "corrupted ", "munmap_chunk", "stack smashing", "*** Error in",
+                 "malloc(): ", "malloc_consolidate", "double free", "corrupted ", "munmap_chunk", "stack smashing",
+                 "*** Error in",
                  "Process received signal", "Signal: ", "OP_REQUIRES", "C++ Call Stacks", "C++ Traceback", "make: ***",
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
@@ -310,7 +311,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
     payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
     derived = False
 
-    def parse(raw: str) -> tuple[Level | None, str | None, str, str]:  # noqa: C901, PLR0912  # kept in one frame on purpose (measured)
+    def parse(raw: str) -> tuple[Level | None, str | None, str, str]:  # noqa: C901, PLR0912, PLR0915  # kept in one frame on purpose (measured)
         nonlocal payload_literals, derived
         if len(raw) > max_chars:
             raw = raw[:max_chars]
