@@ -53,6 +53,9 @@ ERRORS = [
     ("real TF-TRT, tensorflow/tensorrt#136", "2019-10-22 10:27:09.608673: W tensorflow/core/framework/op_kernel.cc:1655] "
      "OP_REQUIRES failed at trt_engine_resource_ops.cc:183 : Not found: Container TF-TRT does not exist."),
     ("real Paddle Inference", "C++ Call Stacks (More useful to developers):"),
+    ("real jetson-containers, dusty-nv/jetson-containers#34",
+     "test/data/ILSVRC2012_img_val_subset_5k.tar.gz: No such file or directory"),
+    ("written", "run.sh: 53: run.sh: figlet: not found"),
 ]
 
 NOT_ERRORS = [

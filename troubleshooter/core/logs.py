@@ -184,6 +184,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:[Aa]rguments? (?:not right|invalid|error)|[Ii]nvalid (?:arguments?|options?|usage)|[Ww]rong (?:number of )?arguments?"
     r"|[Uu]nknown (?:option|argument|flag)|[Uu]nrecognized (?:arguments?|options?))\b"
     r"|\b(?:[Aa]n? )?(?:unexpected |fatal |internal )?error (?:occurred|occured|has occurred|happened)\b"
+    # a shell, tar or a script naming what it could not find or open
+    r"|: (?:No such file or directory|Permission denied|command not found|not found)\s*$"
     # a check that found two things that should agree and do not ("Num classes mismatch. Configured: 35, ...")
     r"|^[\w ]{1,40}\bmismatch(?:ed)?\b[.:!]"
     r"|\bError response from daemon: "  # docker: a container that could not start
@@ -234,6 +236,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Process received signal", "Signal: ", "OP_REQUIRES", "C++ Call Stacks", "C++ Traceback", "make: ***",
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
+                 "No such file or directory", "Permission denied", "command not found", ": not found",
                  "STATUS_", " E0", " E1", " F0", " F1")  # the last four: glog in the middle of a pasted line
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
