@@ -84,3 +84,24 @@ def test_a_successful_verbose_build_is_quiet(tmp_path: Path) -> None:
     report = diagnose(log.read_bytes())
     assert not report.failure and not [d for d in report.diagnoses if d.severity == "error"]
     assert main([str(log)]) == 0
+
+
+def test_a_traceback_leads_with_the_exception_line_not_its_header() -> None:
+    log = ('Traceback (most recent call last):\n  File "/home/u/run.py", line 40, in <module>\n    main()\n'
+           '  File "/home/u/run.py", line 33, in main\n    out = model(x)\nKeyError: \'output0\'\n')
+    report = diagnose(log)
+    assert report.failure and report.first_error is not None
+    assert report.first_error.text == "KeyError: 'output0'"
+    assert all("Traceback" not in u.text for u in report.unexplained)
+
+
+def test_a_traceback_cut_before_its_exception_line_still_counts() -> None:
+    report = diagnose('Traceback (most recent call last):\n  File "/home/u/run.py", line 40, in <module>\n')
+    assert report.failure and report.first_error is not None
+
+
+def test_a_crash_is_led_by_the_heap_message_that_says_why() -> None:
+    report = diagnose("Loading engine from yolov8.engine\nfree(): invalid pointer\nAborted (core dumped)\n")
+    assert report.failure
+    assert report.first_error is not None and report.first_error.text == "free(): invalid pointer"
+    assert "process-crash" in [d.id for d in report.diagnoses]

@@ -245,6 +245,17 @@ MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
                    r"^#\d+\s+0x[0-9a-f]{6}")  # frames of a native stack trace (gdb's bt)
 
 
+TRACEBACK_WINDOW = 400
+"""Lines between a traceback's header and its exception line for the one to stand for the other."""
+
+
+def ends_traceback(header: LogLine, line: LogLine) -> bool:
+    """`line` is the exception line that closes the traceback `header` opened: the line that names the
+    error, which leads the report instead of "Traceback (most recent call last):"."""
+    return (0 < line.no - header.no <= TRACEBACK_WINDOW and _TRACEBACK.match(header.text) is not None
+            and _EXCEPTION.match(line.text) is not None)
+
+
 def strip_ansi(text: str) -> str:
     """Remove ANSI colour and cursor codes, terminal escape strings and other control characters (tabs stay)."""
     if text.isprintable() or _CONTROL.search(text) is None:  # printable: no control character at all

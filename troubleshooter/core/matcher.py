@@ -29,6 +29,7 @@ from troubleshooter.core.logs import (
     ERROR_MARKERS,
     MARKER_PATTERNS,
     decode_line,
+    ends_traceback,
     is_error_line,
     level_ok,
     parse_line,
@@ -538,6 +539,10 @@ def _apply(state: MatchState, info: _LineInfo, no: int, line: LogLine | None,  #
                 line = parse_line(no, decode_line(bytes(buf[start:stop])))
             assert line is not None
             matched = frozenset(cs.entry_id for cs, _ in info.matches if not (skip and cs.key in skip))
+            if state.error_lines and ends_traceback(state.error_lines[-1][0], line):
+                # The exception line names the error: it stands for the traceback's header line.
+                header, header_ids = state.error_lines.pop()
+                matched |= header_ids
             state.error_lines.append((_kept_error_line(line), matched))
 
 

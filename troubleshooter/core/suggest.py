@@ -170,16 +170,23 @@ def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses
     node dump, a stack of consequences) belongs to that explanation and is not listed.
     """
     covered: set[int] = set()
+    specific: set[int] = set()  # lines a root explains (not a crash or "build failed" cascade)
     for d in diagnoses:
-        covered.update(e.line for e in d.evidence)
-        covered.update(d.consequences)
+        lines = {e.line for e in d.evidence} | set(d.consequences)
+        covered |= lines
+        if not d.cascade:
+            specific |= lines
+    cascades = {d.id for d in diagnoses if d.cascade}
     explained = [ln.no in covered or bool(ids & fired) for ln, ids in error_lines]
+    # A run's lines belong to a root the run holds; a crash line ("Aborted (core dumped)") explains
+    # nothing around it: the heap message just before it says why, and stays listed.
+    explains_run = [ln.no in specific or bool(ids & (fired - cascades)) for ln, ids in error_lines]
     # Runs of consecutive error lines (a gap of 2 allows Windows pastes' blank lines).
     run_explained: list[bool] = [False] * len(error_lines)
     start = 0
     for i in range(1, len(error_lines) + 1):
         if i == len(error_lines) or error_lines[i][0].no - error_lines[i - 1][0].no > 2:
-            flag = any(explained[start:i])
+            flag = any(explains_run[start:i])
             for j in range(start, i):
                 run_explained[j] = flag
             start = i
