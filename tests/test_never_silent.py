@@ -105,3 +105,19 @@ def test_a_crash_is_led_by_the_heap_message_that_says_why() -> None:
     assert report.failure
     assert report.first_error is not None and report.first_error.text == "free(): invalid pointer"
     assert "process-crash" in [d.id for d in report.diagnoses]
+
+
+def test_a_warning_healthy_builds_print_is_not_an_error_when_the_run_succeeds() -> None:
+    # written, in the shape of a Jetson trtexec build: TensorRT 8.5+ prints "Unable to determine GPU memory
+    # usage" on healthy Orin builds; the same words before a failed CUDA init are the real error
+    ok = ("&&&& RUNNING TensorRT.trtexec [TensorRT v8502] # trtexec --onnx=m.onnx --fp16\n"
+          "[11/22/2024-01:26:02] [I] Selected Device: Orin\n"
+          "[11/22/2024-01:26:02] [W] [TRT] Unable to determine GPU memory usage\n"
+          "[11/22/2024-01:30:03] [I] Engine built in 240.1 sec.\n"
+          "&&&& PASSED TensorRT.trtexec [TensorRT v8502] # trtexec --onnx=m.onnx --fp16\n")
+    report = diagnose(ok)
+    assert not report.failure
+    assert not [d for d in report.diagnoses if d.severity in ("error", "warning")]
+    failed = ok.replace("[I] Engine built in 240.1 sec.", "[W] [TRT] CUDA initialization failure with error: 35"
+                        ).replace("&&&& PASSED", "&&&& FAILED")
+    assert diagnose(failed).failure

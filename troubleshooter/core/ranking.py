@@ -31,6 +31,7 @@ from troubleshooter.models import (
     Diagnosis,
     Environment,
     Evidence,
+    Level,
     RangeAdvice,
 )
 
@@ -197,6 +198,24 @@ def _trigger_lines(d: Diagnosis) -> set[int]:
     return {e.line for e in d.evidence if e.role == "trigger"}
 
 
+def _harmless_after_success(d: Diagnosis, succeeded_at: int) -> Diagnosis:
+    """An error entry that only warning lines fired, in a run that then succeeded, did not happen: the same
+    warning is printed on healthy runs (Jetson's "Unable to determine GPU memory usage"). It stays, as info."""
+    from troubleshooter.core.logs import parse_line
+
+    if d.severity != "error":
+        return d
+    triggers = [e for e in d.evidence if e.role == "trigger"]
+    if not triggers or max(e.line for e in triggers) > succeeded_at:
+        return d
+    levels = [parse_line(e.line, e.text).level for e in triggers]
+    if any(level is None or level.rank >= Level.ERROR.rank for level in levels):
+        return d
+    clue = f"the run then succeeded (line {succeeded_at}): these warnings did not stop it, so this is not its failure"
+    return d.model_copy(update={"severity": "info", "title": f"Harmless here (the run then succeeded): {d.title}",
+                                "clues": [*d.clues, clue]})
+
+
 def _causes_before_consequences(found: list[Diagnosis], entries: dict[str, Entry]) -> list[Diagnosis]:
     """An entry that names another as what it causes (`explains:`) comes right before it when both fired,
     at that entry's severity at least: a warning that decides the case (an opset the parser does not know)
@@ -232,6 +251,9 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
         return (-SEVERITY_RANK[d.severity], int(d.cascade), -round(d.confidence * 20), first_line[d.id],
                 -d.confidence, d.id)
 
+    build = state.env.last_build
+    if build is not None and build[1]:
+        found = [_harmless_after_success(d, build[0]) for d in found]
     found.sort(key=key)
     found = _causes_before_consequences(found, entries)
     # Neighbours: entries whose triggers fired on the same lines. The first (best) keeps the lines.
