@@ -172,10 +172,10 @@ def unexplained(error_lines: Sequence[tuple[LogLine, frozenset[str]]], diagnoses
     covered: set[int] = set()
     specific: set[int] = set()  # lines a root explains (not a crash or "build failed" cascade)
     for d in diagnoses:
-        lines = {e.line for e in d.evidence} | set(d.consequences)
-        covered |= lines
+        shown = {e.line for e in d.evidence} | set(d.consequences)
+        covered |= shown
         if not d.cascade:
-            specific |= lines
+            specific |= shown
     cascades = {d.id for d in diagnoses if d.cascade}
     explained = [ln.no in covered or bool(ids & fired) for ln, ids in error_lines]
     # A run's lines belong to a root the run holds; a crash line ("Aborted (core dumped)") explains
