@@ -218,8 +218,10 @@ def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
+    from troubleshooter.kb.stacks import stack_for
+
     found = findings(state, engine.matcher.entries, _SuggesterWhenNeeded(engine), trt_version=opts.trt_version,
-                     platform=opts.platform, read_lines=bool(lines and nbytes))
+                     platform=opts.platform, read_lines=bool(lines and nbytes), stack_of=stack_for)
     notes = [*opened.notes, *state.notes]
     if opened.truncated:
         notes.append(opened.stop_reason or "reading stopped early")

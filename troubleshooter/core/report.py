@@ -8,12 +8,21 @@ The one place the steps after matching run, in order; `api` only adds what the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from troubleshooter.core.ranking import rank
 from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Diagnosis, Environment, Unexplained
 from troubleshooter.records import Record
+
+if TYPE_CHECKING:
+    from troubleshooter.kb.stacks import Stack
+
+StackOf = Callable[[str | None], "Stack | None"]
+"""The stack file serving a front end (`kb.stacks.stack_for`; None: unknown stack): handed in, the core reads no file."""
 
 
 class Findings(Record, kw_only=False):
@@ -31,9 +40,11 @@ class Findings(Record, kw_only=False):
 
 
 def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggestions, *,
-             trt_version: str | None = None, platform: str | None = None, read_lines: bool = True) -> Findings:
+             trt_version: str | None = None, platform: str | None = None, read_lines: bool = True,
+             stack_of: StackOf | None = None) -> Findings:
     """The findings of a log's matching pass. `trt_version` and `platform` override what the log says;
-    `read_lines`: the log had lines at all (an empty one gets no "nothing found" note)."""
+    `read_lines`: the log had lines at all (an empty one gets no "nothing found" note); `stack_of`: the
+    stack files, for the first error's next steps (None: generic steps)."""
     env = state.env.result(trt_version, platform)
     diagnoses = rank(entries, state, env)
     fired = set(state.hits) if diagnoses else set()
@@ -55,12 +66,12 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
         diagnoses, unexplained = promote(unexplained, diagnoses, entries, env, seen=set(state.hits),
                                          succeeded_at=build[0] if build is not None and build[1] else 0,
                                          near_miss=suggestions.near_miss)
-    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env)
+    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env, stack_of)
     return Findings(env, diagnoses, unexplained, failure, first_error, notes)
 
 
 def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
-               env: Environment) -> tuple[bool, Unexplained | None]:
+               env: Environment, stack_of: StackOf | None = None) -> tuple[bool, Unexplained | None]:
     """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
 
     An unexplained error line is a failure unless a successful build follows it (a harmless error
@@ -80,4 +91,7 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     from troubleshooter.core.logs import parse_line
     from troubleshooter.core.next_steps import first_error_steps
 
-    return failure, first.model_copy(update={"next_steps": first_error_steps(parse_line(first.line, first.text).text, env)})
+    line = parse_line(first.line, first.text)
+    stack = stack_of(env.front_end) if stack_of is not None else None
+    steps = first_error_steps(line.text, env, stack, origin=line.origin)
+    return failure, first.model_copy(update={"next_steps": steps})

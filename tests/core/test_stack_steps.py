@@ -1,0 +1,103 @@
+"""Unexplained errors get next steps in their own stack's terms (core/next_steps.py + kb/stacks/*.yaml),
+each stack on a real log whose first error no KB entry explains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from troubleshooter import diagnose, diagnose_path
+from troubleshooter.core.next_steps import first_error_steps, is_tensorrt_build_line
+from troubleshooter.kb.stacks import stack_for
+from troubleshooter.models import Environment, FixStep
+
+ROOT = Path(__file__).resolve().parents[2] / "sample_logs"
+
+# stack, real log, a word only that stack's steps use, the tracker, whether `polygraphy debug reduce` is offered
+CASES = [
+    ("triton", "real/u-triton-5206.log", "--log-verbose=1", "triton-inference-server/server", False),
+    ("onnxruntime", "real/u-ort-6002.log", "log_severity_level", "microsoft/onnxruntime", False),
+    ("torch-tensorrt", "real/u-torch-trt-763.log", "torch_tensorrt.logging.debug", "pytorch/TensorRT", False),
+    ("tensorrt-llm", "first-sight/batch-1/u-trt-llm-4253.log", "--log_level verbose", "NVIDIA/TensorRT-LLM", False),
+    ("deepstream", "real/u-deepstream-yolo-563.log", "GST_DEBUG=3", "NVIDIA developer forums (DeepStream SDK)", False),
+    ("jetson-inference", "real/u-jetson-inf-1363.log", "--log-level=verbose", "dusty-nv/jetson-inference", False),
+    ("ultralytics", "real/u-yolov5-8069.log", "yolo export", "ultralytics/ultralytics", False),
+    ("mmdeploy", "real/u-mmdeploy-2468.log", "tools/deploy.py", "open-mmlab/mmdeploy", True),
+    ("tf-trt", "real/u-other-tensorflow-38460.log", "TF_CPP_VMODULE", "tensorflow/tensorflow", False),
+    ("torch2trt", "real/u-torch2trt-274.log", "torch2trt(model", "NVIDIA-AI-IOT/torch2trt", False),
+    ("paddle-inference", "real/u-other-paddle-27544.log", "enable_tensorrt_engine", "PaddlePaddle/Paddle", False),
+    ("comfyui", "real/u-comfy-37.log", "--verbose DEBUG", "comfyanonymous/ComfyUI", False),
+    ("trtexec", "real/u-trt-4572.log", "trtexec --onnx=model.onnx --verbose", "NVIDIA/TensorRT", True),
+    ("polygraphy", "real/u-trt-4433.log", "polygraphy run model.onnx --trt -vv", "NVIDIA/TensorRT", False),
+]
+
+
+def _text(steps: list[FixStep]) -> str:
+    return "\n".join(s.text + ("\n" + s.command.code if s.command else "") for s in steps)
+
+
+@pytest.mark.parametrize(("stack", "log", "word", "tracker", "reduce"), CASES, ids=[c[0] for c in CASES])
+def test_a_real_unexplained_error_gets_its_stacks_steps(stack: str, log: str, word: str, tracker: str,
+                                                        reduce: bool) -> None:
+    report = diagnose_path(ROOT / log)
+    assert report.environment.front_end == stack
+    assert report.first_error is not None
+    text = _text(report.first_error.next_steps)
+    assert word in text
+    assert tracker in report.first_error.next_steps[-1].text
+    assert ("polygraphy debug reduce" in text) is reduce
+    if tracker != "NVIDIA/TensorRT":
+        assert "NVIDIA/TensorRT " not in text and "NVIDIA/TensorRT (" not in text
+
+
+def test_every_stack_the_environment_knows_has_a_file() -> None:
+    from troubleshooter.core.environment import STACKS
+
+    assert [s for s in STACKS if stack_for(s) is None] == []
+    assert stack_for(None) is not None  # the unknown stack: plain TensorRT's steps, said to be unknown
+
+
+def test_an_unknown_stack_is_said_to_be_unknown_not_guessed() -> None:
+    report = diagnose("[E] Error[2]: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: Internal "
+                      "Error (Frobnicator does not support widgets yet.)\n")
+    assert report.environment.front_end is None and report.first_error is not None
+    last = report.first_error.next_steps[-1].text
+    assert "stack unknown" in last
+    assert "NVIDIA/TensorRT" in last and "that tool's tracker" in last
+
+
+# -- the reduce step: only TensorRT's own output while it builds from ONNX ----------------------------
+
+ONNX = Environment(front_end="trtexec", onnx_opset=17)
+
+
+@pytest.mark.parametrize(("payload", "origin"), [
+    ("Invalid argument: unable to find 'libtriton_tensorrt_plan.so' for model", "glog"),
+    ("Ort::Exception: Exception during initialization: TensorRT EP failed to create engine", None),
+    ("zsh: segmentation fault (core dumped)  ./trtexec --onnx=model.onnx", None),
+    ("RuntimeError: Expected converter to be true but got false", "traceback"),
+    ("[executionContext.cpp::enqueueV3::2666] Error Code 3: API Usage Error (Parameter check failed)", "trtexec"),
+], ids=["triton", "ort", "shell", "traceback", "runtime"])
+def test_no_reduce_step_for_a_line_polygraphy_cannot_print(payload: str, origin: str | None) -> None:
+    assert not is_tensorrt_build_line(payload, origin, ONNX)
+    steps = first_error_steps(payload, ONNX, stack_for("trtexec"), origin=origin)
+    assert "polygraphy debug reduce" not in _text(steps)
+
+
+def test_a_reduce_step_for_tensorrts_own_line_during_an_onnx_build() -> None:
+    payload = "[graphShapeAnalyzer.cpp::analyzeShapes::1872] Error Code 4: Miscellaneous (IShuffleLayer /Reshape: reshape changes volume.)"
+    assert is_tensorrt_build_line(payload, "trtexec", ONNX)
+    steps = first_error_steps(payload, ONNX, stack_for("trtexec"), origin="trtexec")
+    reduce = [s for s in steps if s.command and "polygraphy debug reduce" in s.command.code]
+    assert len(reduce) == 1 and "--fail-regex" in reduce[0].command.code  # type: ignore[union-attr]
+    # a stack whose users do not hold the ONNX model TensorRT parses never gets it
+    triton = first_error_steps(payload, Environment(front_end="triton", onnx_opset=17), stack_for("triton"),
+                               origin="trtexec")
+    assert "polygraphy debug reduce" not in _text(triton)
+
+
+def test_the_stacks_own_version_is_named_when_the_log_prints_it() -> None:
+    env = Environment(front_end="onnxruntime", stack_versions={"onnxruntime": "1.17.1"}, tensorrt_version="8.6.1")
+    last = first_error_steps("some error", env, stack_for("onnxruntime"))[-1].text
+    assert "onnxruntime 1.17.1" in last and "TensorRT 8.6.1" in last
