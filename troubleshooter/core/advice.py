@@ -28,11 +28,16 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
     (`shlex.quote`, a no-op for ordinary node names), in source code they are escaped for a string
     literal, so a hostile node name cannot become syntax in a command the user copies.
     """
+    if values.get("tensorrt_version") == UNKNOWN_RELEASE:
+        text = text.replace("TensorRT {tensorrt_version}", UNKNOWN_RELEASE)  # not "TensorRT your TensorRT version"
+
     def value(m: re.Match[str]) -> str:
         name = m.group(1)
         if name not in values:
             return m.group(0)
         v = values[name]
+        if v == MISSING:
+            return f"<{name}>"  # a name the log did not give: a placeholder the user fills in, never a guess
         if lang in _SHELLS:
             return shlex.quote(v)
         if lang in _SOURCE:
@@ -65,12 +70,22 @@ def placeholders(text: str) -> set[str]:
 ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
 
 
+MISSING = "\x00missing\x00"
+"""The value of a capture the log did not give (`fill` writes `<name>`)."""
+UNKNOWN_RELEASE = "your TensorRT"
+
+
 def template_values(captures: dict[str, str], env: Environment, names: set[str] = frozenset()) -> dict[str, str]:  # type: ignore[assignment]
-    vals = {name: "(not in the log)" for name in names}
+    vals = dict.fromkeys(names, MISSING)
     vals.update(captures)
     for key in ENV_PLACEHOLDERS:
         value = getattr(env, key)
-        vals.setdefault(key, str(value) if value else f"your {key.replace('_', ' ')}".replace("tensorrt", "TensorRT"))
+        if value:
+            vals.setdefault(key, str(value))
+        elif key == "tensorrt_version":
+            vals.setdefault(key, UNKNOWN_RELEASE)
+        else:
+            vals.setdefault(key, f"your {key.replace('_', ' ')}")
     return vals
 
 
