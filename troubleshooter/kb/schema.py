@@ -118,6 +118,10 @@ class Cause(_Strict):
         default_factory=list,
         description="Show this cause only when one of these signatures matched (empty: always).",
     )
+    front_ends: list[str] = Field(
+        default_factory=list, description="Only when the log comes from one of these stacks (trtexec, triton...).")
+    not_front_ends: list[str] = Field(
+        default_factory=list, description="Not when the log comes from one of these stacks: a sentence the log contradicts.")
 
 
 class VersionAdvice(_Strict):
