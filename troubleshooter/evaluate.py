@@ -57,6 +57,10 @@ class Case:
     """The paste shows that failure (``failure_in_paste: false`` in the expectation says it does not)."""
     failure_reported: bool = False
     """The report says the log shows a failure (``Report.failure``: an error diagnosis or an unexplained error line)."""
+    release_printed: bool = False
+    """The label's TensorRT release (major.minor) is printed in the log itself."""
+    release_read: bool = False
+    """The report's environment names that release (its major.minor, or its major alone where the log gives no more)."""
 
     @property
     def negative(self) -> bool:
@@ -128,6 +132,12 @@ class EvalResult:
     @property
     def false_errors(self) -> int:
         return sum(1 for c in self.negatives if "error" in c.got_severity)
+
+    @property
+    def release_read(self) -> float:
+        """Of the logs that print their TensorRT release, the share whose report read it."""
+        printed = [c for c in self.cases if c.release_printed]
+        return _share(printed, lambda c: c.release_read)
 
     @property
     def no_diagnosis(self) -> float:
@@ -213,8 +223,31 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
     if failing and not in_paste and report.failure:
         violations.append("a failure is reported, but the paste shows none (failure_in_paste: false)")
         ok1 = ok3 = False
+    printed, read = _release_read(log, str(expect.get("trt_version") or ""), report.environment.tensorrt_version)
     return Case(log.name, label, top, acceptable, must_not, got, sev, status, len(report.unexplained),
-                ok1, ok3, violations, expect.get("half"), expect.get("source"), failing, in_paste, report.failure)
+                ok1, ok3, violations, expect.get("half"), expect.get("source"), failing, in_paste, report.failure,
+                printed, read)
+
+
+def _release_read(log: Path, labelled: str, read: str | None) -> tuple[bool, bool]:
+    """Whether the log prints the labelled release (as major.minor), and whether the report read it."""
+    import re
+
+    parts = labelled.split(".")
+    if len(parts) < 2 or not parts[1].isdigit():
+        return False, False
+    short = ".".join(parts[:2])
+    data = log.read_bytes()
+    if log.suffix == ".gz":
+        import gzip
+
+        data = gzip.decompress(data)
+    if not re.search(r"(?<![\d.])" + re.escape(short) + r"(?!\d)", data.decode("utf-8", "replace")):
+        return False, False
+    got = (read or "").split(".")
+    if not read:
+        return True, False
+    return True, got[:2] == parts[:2] if len(got) >= 2 else got[0] == parts[0]
 
 
 def _is_failure(top: str | None, kb_dirs: list[str] | None) -> bool:
@@ -256,6 +289,7 @@ def summary(result: EvalResult) -> dict[str, Any]:
         "uncovered_ok": round(result.uncovered_ok, 4), "unresolved_ok": round(result.unresolved_ok, 4),
         "false_errors": result.false_errors, "no_diagnosis": round(result.no_diagnosis, 4),
         "failure_not_in_paste": len(result.failure_not_in_paste), "invented_failures": result.invented_failures,
+        "release_printed": sum(c.release_printed for c in result.cases), "release_read": round(result.release_read, 4),
     }
     halves = sorted({c.half for c in result.cases if c.half})
     if halves:
@@ -293,6 +327,9 @@ def render_eval_text(result: EvalResult, **_terminal: object) -> str:
     if n_unr:
         n_shown = sum(1 for c in result.by_label("unresolved") if c.failure_in_paste)
         lines.append(f"unresolved, failure seen: {_pct(result.unresolved_ok)} of {n_shown} whose paste shows it")
+    n_printed = sum(c.release_printed for c in result.cases)
+    if n_printed:
+        lines.append(f"TensorRT release read: {_pct(result.release_read)} of {n_printed} logs that print it")
     lines += [
         f"false errors on negative logs: {result.false_errors}",
         f"logs with no diagnosis: {_pct(result.no_diagnosis)}",

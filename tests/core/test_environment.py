@@ -134,3 +134,17 @@ def test_the_stack_is_read_from_the_lines_that_name_it(lines: list[str], stack: 
 def test_the_stacks_own_version_is_read() -> None:
     env = diagnose("[TensorRT-LLM] TensorRT-LLM version: 0.16.0\nRuntimeError: boom").environment
     assert env.stack_versions == {"tensorrt-llm": "0.16.0"}
+
+
+@pytest.mark.parametrize(("text", "version"), [
+    # real: first-sight batch 1 (u-yolov3-trt-py-3), `pip show tensorrt` pasted above the error
+    ("Name: tensorrt\nVersion: 7.0.0.11\nTypeError: Parser parse failed.", "7.0.0"),
+    # real: sample_logs/real/u-other-comfyui-upscaler-trt-60, an engine file named after its release
+    ("[E] building C:\\ComfyUI\\models\\tensorrt\\upscaler\\4x-UltraSharp_fp16_1x3x256x256_10.12.0.36.trt failed",
+     "10.12.0"),
+    # real: sample_logs/real/u-trt-4433
+    ("Command: polygraphy convert onnx\\clip.opt\\model.onnx --convert-to trt --output engine\\clip.trt10.9.0.34.plan",
+     "10.9.0"),
+])
+def test_the_release_in_pip_show_and_engine_file_names(text: str, version: str) -> None:
+    assert diagnose(text).environment.tensorrt_version == version

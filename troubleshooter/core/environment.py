@@ -78,6 +78,9 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("Linked TensorRT version", "linked TensorFlow against TensorRT"),
        r"(?:Linked TensorRT version:? \(?|against TensorRT )(?P<v>\d+(?:[.,] ?\d+){1,2})",
        lambda m: normalise_tuple(m.group("v")), 1),
+    # an engine file named after the release that built it: "..._10.12.0.36.trt", "clip.trt10.9.0.34.plan"
+    _p("tensorrt_version", (".trt", ".engine", ".plan"),
+       r"(?:[_\-.]|\btrt)(?P<v>(?:[5-9]|1\d)\.\d+\.\d+\.\d+)\.(?:trt|engine|plan)\b", _short, 0),
     # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
     _p("tensorrt_version", ("libnvinfer", "libnvonnxparser"),
        r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)", None, 0),
@@ -110,10 +113,14 @@ FACTS: list[FactPattern] = [
     _p("onnx_producer", ("Producer name:",), r"Producer name:\s*(?P<v>\S+)"),
 ]
 
+_PIP_SHOW_NAME = re.compile(r"Name: tensorrt(?:[-_]cu\d+)?\s*$")
+_PIP_SHOW_VERSION = re.compile(r"Version: (?P<v>\d+\.\d+(?:\.\d+){0,2})\s*$")
+
 _JETSON = re.compile(r"\b(?:Orin|Xavier|Jetson|Tegra|L4T|JetPack|Jetpack|Thor)\b|Unknown embedded device detected")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 _WINDOWS = re.compile(r"\b[A-Z]:\\|\bnvinfer(?:_\d+)?\.dll\b|\.exe\b|PS [A-Z]:\\")
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
+PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
                      "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.")
 
@@ -170,7 +177,8 @@ STACKS = tuple(name for _rx, name in _FRONT_ENDS)
 
 
 def all_literals() -> list[str]:
-    lits: set[str] = set(PLATFORM_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS) | set(FRONT_END_LITERALS)
+    lits: set[str] = (set(PLATFORM_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS) | set(FRONT_END_LITERALS)
+                      | set(PIP_SHOW_LITERALS))
     for fact in FACTS:
         lits.update(fact.literals)
     return sorted(lits)
@@ -186,6 +194,8 @@ class EnvCollector(Record, frozen=False, kw_only=False):
     """Each stack the log names, with the first line that names it."""
     origin_front_end: str | None = None
     last_build: tuple[int, bool] | None = None
+    pip_show_at: int = -2
+    """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
 
     def feed(self, no: int, text: str, raw: str) -> None:
         for fact in FACTS:
@@ -200,6 +210,12 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             old = self.values.get(fact.field)
             if old is None or fact.priority > old[0]:
                 self.values[fact.field] = (fact.priority, value, no)
+        if _PIP_SHOW_NAME.match(text):
+            self.pip_show_at = no
+        elif no == self.pip_show_at + 1:
+            m = _PIP_SHOW_VERSION.match(text)
+            if m and self.values.get("tensorrt_version", (0,))[0] < 2:
+                self.values["tensorrt_version"] = (2, ".".join(m.group("v").split(".")[:3]), no)
         self._platform(no, raw)
         self._precisions(no, text)
         if _SUCCESS.search(text):
