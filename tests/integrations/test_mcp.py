@@ -28,7 +28,7 @@ from troubleshooter.lint.report import LintReport
 from troubleshooter.models import Report
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"diagnose_log", "explain_issue", "search_known_issues", "lint_onnx_model"}
+TOOLS = {"diagnose_log", "explain_issue", "search_known_issues", "lint_onnx_model", "issue_draft"}
 FUSION_LOG = (
     "[11/02/2023-10:11:12] [I] Precision: FP32+INT8\n"
     "[11/02/2023-10:12:40] [E] Error[10]: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error "

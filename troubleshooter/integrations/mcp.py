@@ -4,7 +4,7 @@
     trt-why mcp --http 127.0.0.1:8765            # streamable HTTP at http://127.0.0.1:8765/mcp
     trt-why mcp --allow-dir ~/models             # let lint_onnx_model read models in ~/models
 
-Four read-only tools with structured output: diagnose_log, explain_issue, search_known_issues,
+Five read-only tools with structured output: diagnose_log, explain_issue, search_known_issues, issue_draft,
 lint_onnx_model. Inputs are bounded: a log past ``MAX_LOG_BYTES`` is cut (the report says so), a
 search query past ``MAX_QUERY_CHARS`` is cut, and lint_onnx_model reads only ``.onnx`` files under
 the folders the operator allowed (none by default), after resolving symlinks.
@@ -112,6 +112,41 @@ def _search(engine: api.Engine, query: str, limit: int) -> list[Suggestion]:
         return float(fuzz.token_set_ratio(words, about.lower()))
 
     return sorted(hits, key=lambda h: (-h.score, -closeness(h), h.id))[:limit]
+
+
+class IssueDraft(BaseModel):
+    """An upstream issue drafted from a log (`trt-why --format issue`), for the tracker of the log's stack."""
+
+    model_config = ConfigDict(frozen=True)
+
+    markdown: str = Field(description="The issue body, Markdown, redacted, at most 65,536 characters: title, "
+                                      "environment, failing line, excerpt, what trt-why checked, reproduction, "
+                                      "attachments.")
+    stack: str | None = Field(description="The stack the log shows (triton, onnxruntime...); None: unknown.")
+    tracker: str | None = Field(description="Where to file it: owner/repo, or the forum's name.")
+    new_issue_url: str | None = Field(description="The page that opens a new issue there.")
+    known_fix: str | None = Field(description="A KB entry id when the KB holds this failure with a confirmed fix: "
+                                              "the user likely needs no issue (the draft says so first).")
+
+
+def issue_draft(
+    log_text: Annotated[str, Field(description="The failing log, as printed (only the first 20 MB are read).")],
+    trt_version: Annotated[str | None, Field(description="TensorRT version when the log does not say.")] = None,
+) -> IssueDraft:
+    """The issue draft of one log (the body of the MCP tool of the same name)."""
+    from troubleshooter.kb.stacks import stack_for
+    from troubleshooter.render.issue import known_fix, render_issue
+
+    data, _note = _cut(log_text, MAX_LOG_BYTES)
+    try:
+        report = api.diagnose(data, trt_version=trt_version, name="log_text")
+    except TroubleshooterError as exc:
+        raise _tool_error(exc) from None
+    stack = stack_for(report.environment.front_end)
+    known = known_fix(report)
+    return IssueDraft(markdown=render_issue(report), stack=report.environment.front_end,
+                      tracker=stack.tracker.name if stack else None,
+                      new_issue_url=stack.tracker.new_issue if stack else None, known_fix=known.id if known else None)
 
 
 class _Tools:
@@ -290,6 +325,20 @@ def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
             "names concerned and the knowledge-base entry each supports. Reads only .onnx files inside the "
             "folders the server operator allowed with --allow-dir (none by default; symlinks are resolved "
             "first), never external weight files outside the model's folder, and writes nothing."),
+    )
+    server.add_tool(
+        issue_draft, name="issue_draft", title="Draft an upstream issue for a TensorRT failure",
+        annotations=_read_only("Draft an upstream issue for a TensorRT failure"),
+        description=(
+            "Draft the upstream issue for a failing TensorRT log, for the tracker of the stack the log shows "
+            "(NVIDIA/TensorRT, microsoft/onnxruntime, triton-inference-server/server, pytorch/TensorRT, "
+            "NVIDIA/TensorRT-LLM, ultralytics/ultralytics, open-mmlab/mmdeploy, dusty-nv/jetson-inference, "
+            "NVIDIA's forums for DeepStream...). Returns the Markdown body (redacted: user names, hosts and "
+            "addresses hidden; at most 65,536 characters) with the environment table, the failing line and "
+            "excerpt, what trt-why checked, the stack's reproduction step, the attachments its template asks "
+            "for and a search link to find an existing issue first; plus the tracker and its new-issue URL. "
+            "When known_fix is set the knowledge base already holds the failure with a confirmed fix: offer "
+            "that fix before suggesting an issue."),
     )
     return server
 

@@ -53,7 +53,7 @@ def render_issue(report: Report) -> str:
     for text in [report.source.name, lead_text, *(e.text for d in report.diagnoses for e in d.evidence),
                  *(u.text for u in report.unexplained)]:
         red.learn(text)
-    known = _known_fix(report)
+    known = known_fix(report)
     parts = [f"<!-- Drafted by trt-why from {red.scrub(report.source.name)}. Personal data from the log is "
              "redacted; review every section before posting. -->",
              f"# {_title(report, stack, red.scrub(lead_text))}"]
@@ -109,7 +109,7 @@ def _title(report: Report, stack: Stack | None, lead_text: str) -> str:
     return f"{where}: {what}{version}"
 
 
-def _known_fix(report: Report) -> Diagnosis | None:
+def known_fix(report: Report) -> Diagnosis | None:
     """The top diagnosis when the KB holds it with a confirmed cause and a fix (and no unexplained error leads)."""
     if report.first_error is not None or not report.diagnoses:
         return None
