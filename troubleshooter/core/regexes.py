@@ -745,7 +745,4 @@ def check_entry_regexes(entry: Entry) -> str | None:
                 f"match.signatures.{sig.id}: no prefilter literal of {MIN_LITERAL}+ characters can be derived from "
                 "the regex; add `literals: [\"...\"]` (strings every matching line contains)"
             )
-        if sig.literals and not sig.ignore_case:
-            # A listed literal must be plausible: each positive example line the regex matches contains one.
-            pass
     return None

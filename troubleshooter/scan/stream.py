@@ -37,7 +37,7 @@ def scan_stream(opened: Opened, finder: Finder | Callable[[], Finder], on_candid
     """Read the whole stream once. Returns (lines, bytes, whether any non-blank byte was seen).
 
     Candidates go to `on_region` (a buffer of whole lines at a time, the fast way) or, one line at a
-    time with the two lines after it, to `on_candidate`. `finder` may be a finder or a function
+    time with the CONTEXT_LINES lines after it, to `on_candidate`. `finder` may be a finder or a function
     that makes one (called once, after the first read, so that tiny inputs can skip building it).
 
     What is found never depends on where reads fall: the last CONTEXT_LINES whole lines of a buffer
@@ -184,7 +184,7 @@ def _region(buf: bytearray, start: int, end: int, context_end: int, line_base: i
 
 
 def _per_line(on_candidate: CandidateFn) -> RegionFn:
-    """Adapt a per-line callback to the region interface: each candidate with the two lines after it."""
+    """Adapt a per-line callback to the region interface: each candidate with the CONTEXT_LINES lines after it."""
 
     def region(buf: bytearray, starts: list[int], end: int, line_base: int, context_end: int) -> int:
         count = line_base
