@@ -10,7 +10,7 @@ import pytest
 from troubleshooter import diagnose, diagnose_path
 from troubleshooter.core.next_steps import first_error_steps, is_tensorrt_build_line
 from troubleshooter.kb.stacks import stack_for
-from troubleshooter.models import Environment, FixStep
+from troubleshooter.models import Environment, FixStep, Report
 
 ROOT = Path(__file__).resolve().parents[2] / "sample_logs"
 
@@ -37,16 +37,32 @@ def _text(steps: list[FixStep]) -> str:
     return "\n".join(s.text + ("\n" + s.command.code if s.command else "") for s in steps)
 
 
+def _report_for(stack: str, log: str) -> tuple[Report, bool]:
+    """The named log's report; when the KB has since come to explain that log, another real log of the same
+    stack whose first error it does not explain (False: not the named one)."""
+    report = diagnose_path(ROOT / log)
+    if report.first_error is not None:
+        return report, True
+    for path in sorted([*ROOT.glob("real/*.log"), *ROOT.glob("first-sight/batch-1/*.log")]):
+        other = diagnose_path(path)
+        if other.environment.front_end == stack and other.first_error is not None:
+            return other, False
+    raise AssertionError(f"no real {stack} log with an unexplained first error")
+
+
 @pytest.mark.parametrize(("stack", "log", "word", "tracker", "reduce"), CASES, ids=[c[0] for c in CASES])
 def test_a_real_unexplained_error_gets_its_stacks_steps(stack: str, log: str, word: str, tracker: str,
                                                         reduce: bool) -> None:
-    report = diagnose_path(ROOT / log)
+    report, named = _report_for(stack, log)
     assert report.environment.front_end == stack
     assert report.first_error is not None
     text = _text(report.first_error.next_steps)
     assert word in text
     assert tracker in report.first_error.next_steps[-1].text
-    assert ("polygraphy debug reduce" in text) is reduce
+    if named:
+        assert ("polygraphy debug reduce" in text) is reduce
+    elif not reduce:
+        assert "polygraphy debug reduce" not in text
     if tracker != "NVIDIA/TensorRT":
         assert "NVIDIA/TensorRT " not in text and "NVIDIA/TensorRT (" not in text
 

@@ -24,6 +24,39 @@ _MASKS = [
     (re.compile(r"\b\d+(?:\.\d+)*\b"), "N"),
 ]
 MIN_SCORE = 55.0
+
+# What a line is about, beyond its boilerplate: the attribute, member, module, name, symbol, library or op it
+# names. Two lines of the same shape ("AttributeError: 'X' object has no attribute 'y'") that name different
+# things resemble each other only in their boilerplate: such a resemblance is not a suggestion.
+_Q = "['\"`\u2018\u2019]"
+_SUBJECTS = re.compile(
+    rf"has no (?:attribute|member named) {_Q}?(?P<attr>[\w.]+)|No module named {_Q}?(?P<mod>[\w.]+)|"
+    rf"cannot import name {_Q}?(?P<name>[\w.]+)|name {_Q}(?P<undef>\w+){_Q} is not defined|"
+    rf"undefined (?:symbol|reference to)[: `']+(?P<sym>[\w:~]+)|\b(?:lib)?(?P<lib>[A-Za-z][\w+-]*?)(?:\.so(?:\.[\d.]+)?|\.dll)\b|"
+    rf"(?:No importer registered for op|[Uu]nsupported (?:ONNX )?(?:operator|op(?: type)?)|op type)[: ]+"
+    rf"{_Q}?(?P<op>[A-Za-z][\w.:]+)|"
+    rf"unexpected keyword argument {_Q}(?P<kw>\w+)|^\s*KeyError: {_Q}(?P<key>[^'\"]+)")
+_NONE_OBJECT = re.compile(r"['\"]NoneType['\"] object has no attribute")
+
+
+def subjects(text: str) -> frozenset[str]:
+    """What the line names (lower-case; a module by its top-level package, a name by its last dotted part,
+    a library without `lib` and its version); empty for a line that names nothing of the kinds above. A
+    NoneType's missing attribute means "that call returned None": the line is then about the None."""
+    if _NONE_OBJECT.search(text):
+        return frozenset({"<none>"})
+    found: set[str] = set()
+    for m in _SUBJECTS.finditer(text):
+        kind = m.lastgroup
+        value = m.group(kind) if kind else None
+        if value:
+            found.add((value.split(".")[0] if kind == "mod" else value.rsplit(".", 1)[-1] if kind != "key" else value).lower())
+    return frozenset(found)
+
+
+def boilerplate_only(query: frozenset[str], example: frozenset[str]) -> bool:
+    """Both lines name something and nothing they name is shared: they share only boilerplate."""
+    return bool(query) and bool(example) and not query & example
 _STANDALONE = re.compile(r"Error Code \d+:|Assertion failed|^[\w.]*(?:Error|Exception): ")
 MAX_UNEXPLAINED = 12
 
@@ -86,6 +119,8 @@ class Suggester:
         self.lines: list[str] = []
         """The example line (or title) behind each choice, as the KB has it."""
         self.sources: list[str | None] = []
+        self.subjects: list[frozenset[str]] = []
+        """What each choice names (`subjects`): a line naming other things shares only boilerplate with it."""
         from troubleshooter.core.logs import parse_line
 
         self.near_misses: dict[str, list[str]] = {}
@@ -101,6 +136,7 @@ class Suggester:
                     self.choices.append(masked)
                     self.lines.append(payload)
                     self.sources.append(source)
+                    self.subjects.append(subjects(payload))
 
     def similar(self, text: str, limit: int = 3, exclude: Sequence[str] = (),
                 leave_out_source: str | None = None) -> list[Suggestion]:
@@ -114,9 +150,10 @@ class Suggester:
         if not masked or not self.choices:
             return []
         best: dict[str, tuple[float, int]] = {}
+        named = subjects(text)
         for _choice, score, idx in process.extract(masked, self.choices, scorer=fuzz.token_sort_ratio, limit=40):
             key = self.keys[idx]
-            if key in exclude or score < MIN_SCORE:
+            if key in exclude or score < MIN_SCORE or boilerplate_only(named, self.subjects[idx]):
                 continue
             if leave_out_source is not None and self.sources[idx] == leave_out_source:
                 continue
