@@ -2,9 +2,10 @@
 
 Public API::
 
-    from troubleshooter import diagnose, diagnose_path, lint, load_kb
+    from troubleshooter import diagnose, diagnose_path, lint, load_kb, render_chat
     report = diagnose(open("build.log", "rb").read())
     print(report.top.id if report.top else "nothing known")
+    messages = render_chat(report, "slack")   # chat-sized Markdown, each message within Slack's limit
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from troubleshooter.errors import InputError, KBError, LintError, Troubleshooter
 if TYPE_CHECKING:
     from troubleshooter.api import Options, diagnose, diagnose_path, diagnose_stream, get_engine, lint, load_kb
     from troubleshooter.models import Diagnosis, Environment, Evidence, Report, Suggestion, Unexplained
+    from troubleshooter.render.chat import render_chat
 
 # The API and the models load on first use (PEP 562): `trt-why` starts without pydantic until main()
 # runs, so a Ctrl+C during start-up is handled like any other, and `import troubleshooter` stays cheap.
@@ -27,6 +29,7 @@ _LAZY = {
     "Options": "troubleshooter.api",
     "Diagnosis": "troubleshooter.models", "Environment": "troubleshooter.models", "Evidence": "troubleshooter.models",
     "Report": "troubleshooter.models", "Suggestion": "troubleshooter.models", "Unexplained": "troubleshooter.models",
+    "render_chat": "troubleshooter.render.chat",
 }
 
 
@@ -41,5 +44,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Diagnosis", "Environment", "Evidence", "InputError", "KBError", "LintError", "Options", "Report", "Suggestion",
     "TroubleshooterError", "Unexplained", "__version__", "diagnose", "diagnose_path", "diagnose_stream",
-    "get_engine", "lint", "load_kb",
+    "get_engine", "lint", "load_kb", "render_chat",
 ]

@@ -70,6 +70,31 @@ class _Platforms(Sequence[str]):
         return value in self._all()
 
 
+def version() -> str:
+    """The installed distribution's version (package metadata), or the package's own when not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("trt-why")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        from troubleshooter import __version__
+
+        return __version__
+
+
+class _Version(argparse.Action):
+    """`--version`: the version is read from the package metadata only when asked (start-up stays light)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> NoReturn:
+        sys.stdout.write(f"trt-why {version()}\n")
+        parser.exit()
+
+
 def _choices(values: Sequence[str]) -> str:
     return "|".join(values)
 
@@ -115,6 +140,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog="A log named like a command: trt-why ./tui (or trt-why -- tui).\n\n" + exit_codes_help(),
         formatter_class=_RAW,
     )
+    root.add_argument("-V", "--version", action=_Version, help="print trt-why's version and exit")
     # What `trt-why LOG` takes, shown here and parsed by `diagnose` (main() puts the command in front).
     shown = root.add_argument_group("options of diagnose (the default command)")
     _diagnose_options(shown)
@@ -221,9 +247,11 @@ def _kb_parser(p: argparse.ArgumentParser) -> None:
 
     q = command("list", _lazy("troubleshooter.cli_kb:kb_list"), "every entry: id, severity, title")
     q.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    q = command("show", _lazy("troubleshooter.cli_kb:kb_show"), "one entry in full")
+    q = command("show", _lazy("troubleshooter.cli_kb:kb_show"), "one entry in full, as a report shows it")
     q.add_argument("id")
-    q.add_argument("-f", "--format", choices=("yaml", "json"), default="yaml")
+    q.add_argument("-f", "--format", choices=("text", "markdown", "yaml", "json"), default="text",
+                   help="text (default: as a report words it), markdown, yaml (the file as written) or json")
+    q.add_argument("--no-color", action="store_true", help="no ANSI colours (also NO_COLOR=1)")
     command("validate", _lazy("troubleshooter.cli_kb:kb_validate"), "schema, conventions, regex safety, scaffolds left unedited")
     q = command("test", _lazy("troubleshooter.cli_kb:kb_test"), "run every entry's examples")
     q.add_argument("ids", nargs="*", help="only these entries")
@@ -378,7 +406,7 @@ def command_argv(argv: Sequence[str]) -> list[str]:
     A log named like a command is diagnosed when it is the only argument and a file (`trt-why tui` with
     ./tui a file); `trt-why ./tui` and `trt-why -- tui` always are."""
     argv = list(argv)
-    if argv and argv[0] in ("-h", "--help"):
+    if argv and argv[0] in ("-h", "--help", "-V", "--version"):
         return argv
     if argv and argv[0] in COMMANDS and (argv[0] == "diagnose" or len(argv) > 1 or not os.path.isfile(argv[0])):
         return argv

@@ -77,13 +77,24 @@ def kb_list(args: argparse.Namespace) -> int:
 
 
 def kb_show(args: argparse.Namespace) -> int:
+    """One entry: as a report words it (text, fitted to a terminal; markdown), or as written (yaml, json)."""
     kb = _load(args)
     entry = _entry(kb, args.id)
     if args.format == "json":
         print(entry.model_dump_json(indent=2))
-    else:
+    elif args.format == "yaml":
         origin = kb.origins.get(entry.id)
         print(Path(origin).read_text(encoding="utf-8") if origin else entry.model_dump_json(indent=2), end="")
+    elif args.format == "markdown":
+        from troubleshooter.render.entry import entry_markdown
+
+        print(entry_markdown(entry))
+    else:
+        from troubleshooter.render.entry import render_entry_text
+        from troubleshooter.render.term import terminal
+
+        term = terminal(sys.stdout, no_color=args.no_color)
+        sys.stdout.write(render_entry_text(entry, colour=term.colour, width=term.width))
     return exit_codes.OK
 
 

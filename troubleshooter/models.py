@@ -253,3 +253,16 @@ class Report(_Frozen):
     def top(self) -> Diagnosis | None:
         """The root cause, or None when nothing matched."""
         return self.diagnoses[0] if self.diagnoses else None
+
+    def to_chat(self, flavour: str = "github") -> list[str]:
+        """Deprecated (0.1's name): ``troubleshooter.render_chat(report, flavour)``, which it calls."""
+        import sys
+        import warnings
+
+        warnings.warn("Report.to_chat() is deprecated: use troubleshooter.render_chat(report, flavour)",
+                      DeprecationWarning, stacklevel=2)
+        # Looked up through the package's public name when called, not imported: the models stay
+        # below the renderers (tests/test_layers.py), and only this deprecated call reaches them.
+        render_chat = sys.modules["troubleshooter"].render_chat
+        messages: list[str] = render_chat(self, flavour)
+        return messages

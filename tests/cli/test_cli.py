@@ -119,7 +119,7 @@ def test_kb_list_json_and_show() -> None:
     rows = json.loads(r.stdout)
     assert all(set(row) == {"id", "title", "severity", "tags"} for row in rows)
     assert any(row["id"] == "conv-act-fusion-no-impl" for row in rows)
-    show = run_cli("kb", "show", "conv-act-fusion-no-impl")
+    show = run_cli("kb", "show", "conv-act-fusion-no-impl", "--format", "yaml")
     assert show.returncode == 0 and b"id: conv-act-fusion-no-impl" in show.stdout
     assert run_cli("kb", "show", "no-such-entry").returncode == 2
 

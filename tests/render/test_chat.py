@@ -238,3 +238,17 @@ def test_split_messages_properties(doc: str, limit: int) -> None:
     for line in doc.split("\n"):
         if line.strip() and not line.strip().startswith("```"):
             assert "".join(line.split())[:40] in kept
+
+
+def test_render_chat_is_part_of_the_public_api_and_the_old_name_still_works() -> None:
+    """Issue #25: a bot author imports render_chat from `troubleshooter`; 0.1's Report.to_chat keeps working,
+    with a DeprecationWarning that names its replacement."""
+    import troubleshooter
+
+    assert "render_chat" in troubleshooter.__all__
+    report = api.diagnose((ROOT / "tests" / "tui" / "data" / "orin_int8_fusion.log").read_bytes(), name="build.log")
+    messages = troubleshooter.render_chat(report, "slack")
+    assert messages == render_chat(report, "slack")
+    with pytest.warns(DeprecationWarning, match=r"troubleshooter\.render_chat"):
+        old = report.to_chat("slack")
+    assert old == messages

@@ -52,3 +52,48 @@ def test_version_ranges_in_words() -> None:
     merged = merged_ranges([("<8.0", "affected"), (">=8.0,<8.4", "affected"), (">=8.4,<10", "fixed"),
                             (">=10", "fixed")])
     assert merged == [("<8.4", "affected"), (">=8.4", "fixed")]
+
+
+def _one_word(line: str) -> bool:
+    """A line that is a single argument or string (what no break can shorten without changing it)."""
+    from troubleshooter.render.fold import _shell_words
+
+    body = line.strip()
+    for marker in (" \\", " `"):
+        body = body.removesuffix(marker)
+    words, comment, _quote = _shell_words(body, "")
+    return len(words) <= 1 and not comment
+
+
+def _corpus() -> list[Path]:
+    logs = sorted((ROOT / "sample_logs").glob("*.log"))
+    return logs + sorted((ROOT / "sample_logs" / "real").glob("*.log"))[::7]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_every_report_fits_the_terminal_but_single_long_arguments(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #25: at 80 columns lines ran to 195 characters (long commands, the menu). Now every line fits,
+    commands broken between arguments; what is left longer is one argument no break can shorten."""
+    monkeypatch.chdir(ROOT)
+    over = []
+    for log in _corpus():
+        report = api.diagnose_path(log.relative_to(ROOT))
+        for verbose in (False, True):
+            out = render(report, "text", width=width, verbose=verbose)
+            over += [(log.name, x) for x in out.splitlines() if len(x) > width and not _one_word(x)]
+    assert over == []
+
+
+def test_a_long_reduce_command_is_broken_with_continuations_that_still_parse() -> None:
+    import shlex
+
+    report = api.diagnose_path(LOG)
+    out = render(report, "text", width=80)
+    lines = out.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.strip().startswith("polygraphy debug reduce"))
+    block = [lines[start]]
+    while block[-1].endswith(" \\"):
+        block.append(lines[start + len(block)])
+    assert len(block) > 1 and all(len(x) <= 80 for x in block)
+    joined = re.sub(r" \\\n *", " ", "\n".join(x.strip() for x in block))
+    assert shlex.split(joined) == shlex.split(report.diagnoses[0].reduce_command or "")

@@ -355,9 +355,34 @@ def parse_http(spec: str) -> tuple[str, int]:
     return (m["v6"] or m["host"]), port
 
 
+def waiting_message(http: str | None = None, *, terminal: bool = True) -> str | None:
+    """What `trt-why mcp` says on stderr while it waits: on stdio only when started on a terminal (a client
+    that launched it reads nothing from stderr), with --http always (where to point a client)."""
+    if http is None:
+        if not terminal:
+            return None
+        return ("trt-why mcp: waiting for an MCP client on stdin/stdout (a client such as Claude Desktop or VS Code "
+                "starts this command itself; Ctrl+C stops; `trt-why mcp --http 127.0.0.1:8765` serves over HTTP)")
+    host, port = parse_http(http)
+    where = f"[{host}]" if ":" in host else host
+    return f"trt-why mcp: serving MCP over streamable HTTP at http://{where}:{port}/mcp (Ctrl+C stops)"
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def serve(http: str | None = None, allow_dirs: Sequence[str] = ()) -> int:
     """Run the server until the client disconnects (stdio) or it is interrupted (HTTP). Returns exit_codes.OK."""
+    import sys
+
     server = build_server(allow_dirs)
+    message = waiting_message(http, terminal=_isatty(sys.stdin))
+    if message is not None:
+        print(message, file=sys.stderr, flush=True)
     if http is None:
         server.run("stdio")
         return exit_codes.OK

@@ -17,7 +17,7 @@ from troubleshooter.errors import InputError
 from troubleshooter.models import Diagnosis, Report
 from troubleshooter.render.formats import CHAT_LIMITS
 from troubleshooter.render.markdown import diagnosis_md, nothing_found, render_markdown
-from troubleshooter.render.words import headline
+from troubleshooter.render.words import headline, shown_notes
 
 LIMITS: Mapping[str, int] = CHAT_LIMITS
 """Characters per message: Slack section text, Discord message, GitHub comment body (listed with the formats)."""
@@ -43,13 +43,13 @@ def render_chat(report: Report, flavour: str = "github") -> list[str]:
 
 def _chat_markdown(report: Report) -> str:
     """A shorter layout for chat: the root cause in full, the rest in brief (no fixes or version advice)."""
-    parts = [f"## trt-why: {headline(report)}"]
+    parts = [f"## trt-why: {headline(report, shared=True)}"]
     if not report.diagnoses:
         parts.append(nothing_found(report))
     lines = report.source.lines
     for i, d in enumerate(report.diagnoses):
-        parts.append(diagnosis_md(d, lines_in_log=lines) if i == 0 else
-                     diagnosis_md(_brief(d), full=False, lines_in_log=lines))
+        parts.append(diagnosis_md(d, lines_in_log=lines, env=report.environment) if i == 0 else
+                     diagnosis_md(_brief(d), full=False, lines_in_log=lines, env=report.environment))
     if report.unexplained:
         rows = ["**Unexplained error lines** _(closest known issues are suggestions, not diagnoses)_"]
         for u in report.unexplained[:CHAT_UNEXPLAINED]:
@@ -61,8 +61,8 @@ def _chat_markdown(report: Report) -> str:
         if more > 0:
             rows.append(f"_… and {more} more._")
         parts.append("\n".join(rows))
-    if report.notes:
-        parts.append("\n".join(f"> note: {n}" for n in report.notes))
+    if shown_notes(report):
+        parts.append("\n".join(f"> note: {n}" for n in shown_notes(report)))
     return "\n\n".join(parts).rstrip() + "\n"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from troubleshooter.models import Diagnosis, Report, Unexplained
+from troubleshooter.models import Diagnosis, Environment, Report, Unexplained
 from troubleshooter.render import words
 from troubleshooter.render.words import headline
 
@@ -19,7 +19,8 @@ def fence(code: str, lang: str = "") -> str:
     return f"{ticks}{lang}\n{code.rstrip()}\n{ticks}"
 
 
-def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0) -> str:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis
+def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0,  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis
+                 env: Environment | None = None) -> str:
     count = words.plural(words.trigger_lines(d, lines_in_log), "line")
     parts = [f"### {_BADGE[d.severity]}: {d.title}",
              f"`{d.id}` · confidence {d.confidence:.2f} · {count}"]
@@ -57,8 +58,9 @@ def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0) -> str:
         parts.append("**Clues**: " + "; ".join(clues))
     if d.alternatives:
         parts.append("**Also possible**: " + ", ".join(f"`{a.id}` ({a.confidence:.2f})" for a in d.alternatives))
-    if d.asks and full:
-        parts.append("**Would decide**: " + "; ".join(d.asks))
+    asks = words.open_asks(d, env or Environment())
+    if asks and full:
+        parts.append("**Would decide**: " + "; ".join(asks))
     if d.model_verdict:
         rows = [f"**On the model**: {d.model_verdict}: {d.model_verdict_reason or ''}"]
         for f in d.model_findings[:5]:
@@ -66,8 +68,8 @@ def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0) -> str:
             names = ", ".join(f"`{n}`" for n in (nodes if isinstance(nodes, list) else [])[:3])
             rows.append(f"- {f.get('level')} `{f.get('rule')}` on {names or 'the model'}: {f.get('message')}")
         parts.append("\n".join(rows))
-    if d.consequences:
-        n = len(d.consequences)
+    if words.consequences(d):
+        n = len(words.consequences(d))
         parts.append(f"_{words.plural(n, 'later error line')} {'is a consequence' if n == 1 else 'are consequences'} "
                      "of this one._")
     if d.references and full:
@@ -101,7 +103,7 @@ def nothing_found(report: Report) -> str:
 
 
 def render_markdown(report: Report) -> str:
-    parts = [f"## trt-why: {headline(report)}"]
+    parts = [f"## trt-why: {headline(report, shared=True)}"]
     lead = report.first_error
     if lead is not None:
         parts.append(first_error_md(lead))
@@ -113,7 +115,7 @@ def render_markdown(report: Report) -> str:
                          "a consequence of the first error above._")
             continue
         parts.append(diagnosis_md(d, full=d.severity == "error" or d is report.diagnoses[0],
-                                  lines_in_log=report.source.lines))
+                                  lines_in_log=report.source.lines, env=report.environment))
     rest = [u for u in report.unexplained if lead is None or u.line != lead.line]
     if rest:
         rows = ["### Unexplained error lines", "_Closest known issues are suggestions, not diagnoses._", ""]
@@ -121,8 +123,8 @@ def render_markdown(report: Report) -> str:
             sims = ", ".join(f"`{s.id}` ({s.score:.0f})" for s in u.similar) or "none"
             rows.append(f"- line {u.line}{f' (x{u.count})' if u.count > 1 else ''}: `{u.text.strip()[:200]}` — closest: {sims}")
         parts.append("\n".join(rows))
-    if report.notes:
-        parts.append("\n".join(f"> note: {n}" for n in report.notes))
+    if words.shown_notes(report):
+        parts.append("\n".join(f"> note: {n}" for n in words.shown_notes(report)))
     return "\n\n".join(parts).rstrip() + "\n"
 
 

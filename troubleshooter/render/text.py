@@ -18,9 +18,10 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
-from troubleshooter.models import Diagnosis, Report
+from troubleshooter.models import Diagnosis, Environment, Report
 from troubleshooter.records import Record
 from troubleshooter.render import words
+from troubleshooter.render.fold import fit_code
 from troubleshooter.render.words import headline
 
 if TYPE_CHECKING:
@@ -52,14 +53,17 @@ class Line(Record, kw_only=False):
     severity: str = ""
     tail: str = ""
     """For a heading: the entry id and the confidence, dimmed after the title."""
+    lang: str = ""
+    """For code: its language, which says where a long line may break and still run (render/fold.py)."""
 
 
 def _row(label: str, text: str, cut: bool = False) -> Line:
     return Line("row", " ".join(text.split()), label=label, cut=cut)
 
 
-def _code(code: str) -> list[Line]:
-    return [Line("code", x) for x in code.splitlines()]
+def _code(code: str, lang: str = "bash") -> list[Line]:
+    """A command or snippet: one Line for the block (a terminal layout breaks its long lines where they still run)."""
+    return [Line("code", code.rstrip("\n"), lang=lang)]
 
 
 def _evidence_lines(d: Diagnosis, limit: int, lines_in_log: int, full: bool = False) -> list[Line]:
@@ -84,13 +88,14 @@ def _fix_lines(d: Diagnosis, max_steps: int = 3, full: bool = False) -> list[Lin
             if step.command:
                 code = words.fill_blanks(step.command.code, step.command.lang).splitlines()
                 shown = code if full else code[:8]
-                out += [Line("code", x) for x in shown]
+                out += _code("\n".join(shown), step.command.lang)
                 if len(code) > len(shown):
-                    out.append(Line("code", f"(+{words.plural(len(code) - len(shown), 'more line')}: trt-why -v)"))
+                    out += _code(f"(+{words.plural(len(code) - len(shown), 'more line')}: trt-why -v)", "text")
     return out
 
 
-def render_diagnosis(d: Diagnosis, primary: bool, full: bool = False, lines_in_log: int = 0) -> list[Line]:  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis
+def render_diagnosis(d: Diagnosis, primary: bool, full: bool = False, lines_in_log: int = 0,  # noqa: C901, PLR0912  # one branch per optional part of a diagnosis
+                     env: Environment | None = None) -> list[Line]:
     out = [Line("head", d.title, severity=d.severity, tail=f"{d.id}  {d.confidence:.2f}")]
     out += _evidence_lines(d, 3 if primary else 1, lines_in_log, full)
     for label, vals in words.capture_lists(d):
@@ -124,15 +129,17 @@ def render_diagnosis(d: Diagnosis, primary: bool, full: bool = False, lines_in_l
     if d.alternatives:
         alts = ", ".join(f"{a.id} ({a.confidence:.2f})" for a in d.alternatives)
         out.append(_row("also", f"the same lines could be: {alts}"))
-    if d.asks and primary:
-        out.append(_row("unknown", "would decide: " + d.asks[0]))
+    asks = words.open_asks(d, env or Environment())
+    if asks and primary:
+        out.append(_row("unknown", "would decide: " + asks[0]))
     for f in d.model_findings[:3]:
         out.append(_row("", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}"))
-    if d.consequences:
-        span = f"{d.consequences[0]}–{d.consequences[-1]}" if len(d.consequences) > 1 else str(d.consequences[0])
-        later = words.plural(len(d.consequences), "later error line")
-        lines = "line" if len(d.consequences) == 1 else "lines"
-        verb = "is a consequence" if len(d.consequences) == 1 else "are consequences"
+    later_lines = words.consequences(d)
+    if later_lines:
+        span = f"{later_lines[0]}–{later_lines[-1]}" if len(later_lines) > 1 else str(later_lines[0])
+        later = words.plural(len(later_lines), "later error line")
+        lines = "line" if len(later_lines) == 1 else "lines"
+        verb = "is a consequence" if len(later_lines) == 1 else "are consequences"
         out.append(_row("then", f"{later} ({lines} {span}) {verb} of this one."))
     return out
 
@@ -151,7 +158,7 @@ def render_first_error(report: Report) -> list[Line]:
     for n, step in enumerate(u.next_steps, 1):
         out.append(_row("next" if n == 1 else "", f"{n}. {step.text}"))
         if step.command:
-            out += _code(step.command.code)
+            out += _code(step.command.code, step.command.lang)
     cascade = [d for d in report.diagnoses if d.cascade and d.severity == "error"]
     lines = sorted({e.line for d in cascade for e in d.evidence if e.line > u.line})
     if lines:
@@ -180,7 +187,8 @@ def report_lines(report: Report, verbose: bool = False) -> list[Line]:
     shown = [d for d in report.diagnoses if not (lead is not None and d.cascade and d.severity == "error")]
     for i, d in enumerate(shown):
         primary = i == 0 or verbose or d.severity == "error"
-        lines += render_diagnosis(d, primary=primary, full=verbose, lines_in_log=report.source.lines)
+        lines += render_diagnosis(d, primary=primary, full=verbose, lines_in_log=report.source.lines,
+                                  env=report.environment)
         lines.append(Line("blank"))
     rest = [u for u in report.unexplained if lead is None or u.line != lead.line]
     if rest:
@@ -194,7 +202,7 @@ def report_lines(report: Report, verbose: bool = False) -> list[Line]:
                 sims = ", ".join(f"{s.id} ({s.score:.0f})" for s in u.similar)
                 lines.append(_row("", f"suggestion, not a diagnosis: closest known issues: {sims}"))
         lines.append(Line("blank"))
-    lines += [Line("plain", f"note: {note}", style="dim") for note in report.notes]
+    lines += [Line("plain", f"note: {note}", style="dim") for note in words.shown_notes(report)]
     name = report.source.name if not report.source.name.startswith("<") else "build.log"
     more = f"More: trt-why --format markdown {name}{MENU_SEP}trt-why tui {name}{MENU_SEP}trt-why lint model.onnx"
     lines.append(Line("menu", more, style="dim"))
@@ -228,7 +236,7 @@ def _plain(lines: list[Line]) -> str:
             text = x.text if not x.cut or len(x.text) <= CUT_AT else x.text[: CUT_AT - 1] + "…"
             out.append(_label(x.label) + text)
         elif x.kind == "code":
-            out.append(" " * CODE_INDENT + x.text)
+            out += [" " * CODE_INDENT + c for c in x.text.split("\n")]
         else:
             out.append(x.text)
     return "\n".join(out).rstrip() + "\n"
@@ -285,7 +293,7 @@ def _rich(lines: list[Line], console: Console, width: int | None) -> str:
             out.append(Text.assemble((head, "dim"), parts[0]))
             out += [Text.assemble(" " * len(head), p) for p in parts[1:]]
         elif x.kind == "code":
-            out.append(Text(" " * CODE_INDENT + x.text, style="bold"))
+            out += [Text(" " * CODE_INDENT + c, style="bold") for c in _fit_code(x, width)]
         elif x.kind == "blank":
             out.append(Text(""))
         elif x.kind == "menu":
@@ -298,20 +306,29 @@ def _rich(lines: list[Line], console: Console, width: int | None) -> str:
     return text.rstrip() + "\n"
 
 
+def _fit_code(line: Line, width: int | None) -> list[str]:
+    """A code block's lines, long ones broken where they still paste and run (render/fold.py)."""
+    return fit_code(line.text, line.lang, None if width is None else width - CODE_INDENT)
+
+
 def _menu(text: str, width: int | None) -> list[str]:
-    """Commands separated by MENU_SEP, packed into lines of `width`; a command is never broken."""
+    """Commands separated by MENU_SEP, packed into lines of `width`; a command too long for a line is broken
+    between its arguments with a shell continuation (it still pastes and runs), never elsewhere."""
     if width is None:
         return [text]
     out: list[str] = []
     parts = text.split(MENU_SEP)
-    if parts[0].startswith("More: ") and len(parts[0]) > width:
-        out.append("More:")  # the first command would overflow beside it
-        parts[0] = parts[0][len("More: "):]
+    head = ""
+    if parts[0].startswith("More: "):
+        head, parts[0] = "More: ", parts[0][len("More: "):]
+    pad = " " * len("More: ")
     for part in parts:
-        if out and out[-1] != "More:" and len(out[-1]) + len(MENU_SEP) + len(part) <= width:
+        if out and not out[-1].endswith("\\") and len(out[-1]) + len(MENU_SEP) + len(part) <= width:
             out[-1] += MENU_SEP + part
-        else:
-            out.append(part if not out else "      " + part)
+            continue
+        lines = fit_code(part, "bash", width - len(pad))
+        out.append((pad if out else head) + lines[0])
+        out += [pad + x for x in lines[1:]]
     return out
 
 
@@ -335,7 +352,7 @@ def _wrapped_plain(lines: list[Line], width: int | None) -> str:
             parts = cut if x.cut else wrap(x.text, room)
             out += [(head if i == 0 else " " * len(head)) + p for i, p in enumerate(parts)]
         elif x.kind == "code":
-            out.append(" " * CODE_INDENT + x.text)
+            out += [" " * CODE_INDENT + c for c in _fit_code(x, width)]
         elif x.kind == "blank":
             out.append("")
         elif x.kind == "menu":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from troubleshooter.core.ranking import MAX_SHOWN_EVIDENCE
-from troubleshooter.models import Diagnosis, Report
+from troubleshooter.models import Diagnosis, Environment, Report
 
 CAPTURE_WORDS: dict[str, str] = {
     "tensor": "tensors",
@@ -178,9 +178,17 @@ def fill_blanks(code: str, lang: str) -> str:
     return "\n".join(head) + "\n" + code
 
 
-def headline(report: Report) -> str:
+def file_name(name: str) -> str:
+    """A log's name without its folders (`/home/me/runs/build.log` -> `build.log`; Windows paths too):
+    what a shared report (Markdown, chat) shows, so that it does not carry the user's local paths."""
+    return re.split(r"[\\/]", name.rstrip("\\/"))[-1] or name
+
+
+def headline(report: Report, *, shared: bool = False) -> str:
+    """The report's first line: the log, its tool, TensorRT, GPU, precisions, size.
+    `shared` (Markdown, chat): the log's file name, not its local path."""
     env = report.environment
-    parts = [report.source.name]
+    parts = [file_name(report.source.name) if shared else report.source.name]
     if env.front_end:
         parts.append(env.front_end)
     parts.append(f"TensorRT {env.tensorrt_version}" if env.tensorrt_version else "TensorRT version unknown")
@@ -195,3 +203,72 @@ def headline(report: Report) -> str:
         parts.append("/".join(p.upper() for p in env.precisions))
     parts.append(plural(report.source.lines, "line"))
     return " · ".join(parts)
+
+
+_ANSWERED_BY: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"^the GPU(?: model)?(?: \(|$)"), ("gpu|compute_capability",)),
+    (re.compile(r"^the GPU model and its compute capability\b"), ("gpu", "compute_capability")),
+    (re.compile(r"^the (?:exact )?TensorRT version(?: \(|$)"), ("tensorrt_version",)),
+    (re.compile(r"^the CUDA runtime version and the driver version\b"), ("cuda_version", "driver_version")),
+)
+"""An ask the environment already answers: its wording, and the Environment fields that answer it
+("a|b": either one)."""
+
+
+def open_asks(d: Diagnosis, env: Environment) -> list[str]:
+    """What would decide the diagnosis and is not known yet: the KB's asks without those the log already
+    answered (the GPU it printed, its TensorRT version), those that do not concern its platform (a Jetson
+    question for a log from a PC) and the TensorRT version when every release gets the same advice."""
+    out = []
+    one_status = d.version_status is None and len(merged_ranges([(a.versions, a.status)
+                                                                  for a in d.version_advice_all])) == 1
+    for ask in d.asks:
+        if ask.startswith("on Jetson") and env.platform not in (None, "jetson"):
+            continue
+        if one_status and ask.startswith("the TensorRT version"):
+            continue  # every release gets the same advice: the version would decide nothing
+        answered = next((fields for pattern, fields in _ANSWERED_BY if pattern.search(ask)), None)
+        if answered is not None and all(any(getattr(env, f) for f in alt.split("|")) for alt in answered):
+            continue
+        out.append(ask)
+    return out
+
+
+def consequences(d: Diagnosis) -> list[int]:
+    """The later error lines this diagnosis causes: after its first trigger line, and none of its trigger
+    lines (on a one-line log, the line is not a consequence of itself)."""
+    triggers = {e.line for e in d.evidence if e.role == "trigger"}
+    first = min(triggers, default=0)
+    return [n for n in d.consequences if n > first and n not in triggers]
+
+
+NOTHING_FOUND_NOTE = "no known failure and no error line found"
+"""The core's note when nothing matched: every renderer says its own verdict, so it is not repeated."""
+
+
+def shown_notes(report: Report) -> list[str]:
+    """The report's notes as a reader sees them: without the one that repeats the verdict."""
+    return [n for n in report.notes if n != NOTHING_FOUND_NOTE]
+
+
+def kb_prose(text: str) -> str:
+    """KB prose read without a log (`trt-why kb show`, the TUI's KB browser): `TensorRT {tensorrt_version}`
+    reads "your TensorRT" (not "TensorRT your TensorRT version"), a bare `{tensorrt_version}` "your TensorRT
+    version", and other placeholders (node and tensor names the log would give) show as ‹name›."""
+    text = re.sub(r"(^|[.!?:]\s+)(TensorRT )?\{tensorrt_version\}",  # a sentence's first word: capitalised
+                  lambda m: m.group(1) + ("Your TensorRT" if m.group(2) else "Your TensorRT version"), text)
+    text = text.replace("TensorRT {tensorrt_version}", "your TensorRT")
+    text = text.replace("{tensorrt_version}", "your TensorRT version")
+    return re.sub(r"\{(\w+)\}", r"‹\1›", text)
+
+
+_RESTATED = re.compile(
+    r"^\s*(?:your TensorRT version|\{tensorrt_version\}|TensorRT [\w.]+|[\d.]+)\s+is\s+(?:not\s+)?"
+    r"(?:affected|fixed|changed|not-applicable|unknown)\s*[.:;]\s*", re.IGNORECASE)
+
+
+def after_status(text: str) -> str:
+    """Version advice shown after its status ("TensorRT 8.5-9.2: affected."): without a first sentence that
+    only says the status again ("Your TensorRT version is affected."), which would read as a doubled phrase."""
+    rest = _RESTATED.sub("", text, count=1)
+    return rest[:1].upper() + rest[1:] if rest and rest != text else text
