@@ -178,3 +178,15 @@ def test_api_and_cli_flags(cli, tmp_path) -> None:  # type: ignore[no-untyped-de
     assert "alice" not in out and "192.168.7.21" not in out and "/model.1/conv/Conv" in out
     out = cli(str(log), "--redact-names", "--format", "markdown").stdout.decode()
     assert "alice" not in out and "/model.1/conv/Conv" not in out and "<node-1>" in out
+
+
+def test_redact_report_reaches_the_first_error_and_its_next_steps() -> None:
+    """The line that leads the report (an error no entry explains) is redacted like every other log line."""
+    from troubleshooter import diagnose
+
+    log = ('Traceback (most recent call last):\n  File "/home/alice/x.py", line 1\n'
+           "KeyError: '/home/alice/models/yolo_weird_name'\n")
+    report = diagnose(log)
+    assert report.first_error is not None and "alice" in report.first_error.text
+    red = redact_report(report)
+    assert red.first_error is not None and "alice" not in red.model_dump_json()

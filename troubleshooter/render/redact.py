@@ -279,7 +279,10 @@ def redact_report(report: Report, names: bool = False) -> Report:
     """A copy of ``report`` with user names, paths, hosts and IPs (and with ``names`` node names) hidden."""
     red = Redactor(names)
     data = report.model_dump()
+    first = data.get("first_error")
     log_texts = [data["source"]["name"], *data["notes"], *(u["text"] for u in data["unexplained"])]
+    if first:
+        log_texts.append(first["text"])
     for d in data["diagnoses"]:
         log_texts += [e["text"] for e in d["evidence"]] + list(d["captures"].values())
         log_texts += [v for vals in d["capture_values"].values() for v in vals]
@@ -295,8 +298,9 @@ def redact_report(report: Report, names: bool = False) -> Report:
 
     data["source"]["name"] = red.scrub(data["source"]["name"])
     data["notes"] = [red.scrub(n) for n in data["notes"]]
-    for u in data["unexplained"]:
+    for u in [*data["unexplained"], *([first] if first else [])]:
         u["text"] = red.scrub(u["text"])
+        u["next_steps"] = _walk(u.get("next_steps") or [], red.scrub, frozenset({"lang"}))
     for d in data["diagnoses"]:
         originals = {v for v in d["captures"].values()} | {v for vs in d["capture_values"].values() for v in vs}
         swaps = {v: red.scrub(v) for v in originals if v}
