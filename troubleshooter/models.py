@@ -78,6 +78,8 @@ class Environment(_Frozen):
         default=None, description="The stack that ran TensorRT, as the log shows it: triton, deepstream, tensorrt-llm, "
         "torch-tensorrt, onnxruntime, tf-trt, ultralytics, comfyui, mmdeploy, jetson-inference, paddle-inference, "
         "torch2trt, polygraphy, trtexec; None: unknown.")
+    command: str | None = Field(
+        default=None, description="The command that ran, when the log prints it (trtexec's '&&&& RUNNING ... # cmd').")
     stack_versions: dict[str, str] = Field(
         default_factory=dict, description="Versions of the stacks' own packages the log prints (tensorrt-llm, onnxruntime, "
         "torch-tensorrt, deepstream, triton...), by stack.")

@@ -261,6 +261,8 @@ class EnvCollector(Record, frozen=False, kw_only=False):
         m = _CMDLINE.search(text)
         if m:
             cmd = m.group("cmd") or m.group("cmd2") or ""
+            if cmd and "command" not in self.values:
+                self.values["command"] = (0, cmd.strip()[:2000], no)
             for token in cmd.split():
                 flag = token.split("=", 1)[0]
                 if flag in _FLAG_MAP:

@@ -225,6 +225,8 @@ def _excerpt(report: Report, red: Redactor) -> list[str]:
 
 
 def _command(report: Report, red: Redactor) -> str:
+    if report.environment.command:
+        return fence(red.scrub(report.environment.command), "bash")
     texts = [e.text for d in report.diagnoses for e in d.evidence] + [u.text for u in report.unexplained]
     if report.first_error is not None:
         texts.insert(0, report.first_error.text)
