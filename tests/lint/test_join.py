@@ -120,3 +120,43 @@ def test_lint_report_from_json_still_joins(split_model: LintReport) -> None:
     diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split"])
     (out,) = attach(_report(diag), restored).diagnoses
     assert out.confidence == pytest.approx(0.85)
+
+
+def _float_yolo_block() -> onnx.ModelProto:
+    """The same Conv + SiLU, in float: no Q/DQ (what `trtexec --int8` calibrates itself)."""
+    from onnx import helper
+
+    model = fx.conv(c=4, k=4)
+    graph = model.graph
+    graph.node[0].name = RENAME["conv"]
+    graph.output[0].name = "out"
+    graph.node.append(helper.make_node("Sigmoid", ["y"], ["sig"], name=RENAME["act_sigmoid"]))
+    graph.node.append(helper.make_node("Mul", ["y", "sig"], ["out"], name=RENAME["act_mul"]))
+    return model
+
+
+def test_rules_that_cannot_apply_to_a_float_model_are_no_evidence(lint_model) -> None:  # type: ignore[no-untyped-def]
+    """Issue #25: Q/DQ rules cannot fire on a float model; their silence must not contradict the diagnosis."""
+    lint = lint_model(_float_yolo_block())
+    assert lint.index is not None and RENAME["conv"] in lint.index.op_types
+    diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split", "int8-grouped-conv-channels"],
+                      confidence=0.93)
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert out.confidence == 0.93 and out.model_verdict == "cannot-tell"
+    assert "Q/DQ" in (out.model_verdict_reason or "") and not any("contradict" in c for c in out.clues)
+
+
+def test_a_rule_that_applies_still_refutes_on_a_float_model(lint_model) -> None:  # type: ignore[no-untyped-def]
+    """A rule that does look at float models (dynamic inputs) still counts when it stays silent."""
+    lint = lint_model(_float_yolo_block())
+    diag = _diagnosis("some-entry", {"node": RENAME["conv"]}, ["qdq-silu-split", "dynamic-inputs"])
+    (out,) = attach(_report(diag), lint).diagnoses
+    assert out.model_verdict == "refutes" and "dynamic-inputs" in (out.model_verdict_reason or "")
+    assert "qdq-silu-split" not in (out.model_verdict_reason or "")
+
+
+def test_without_the_model_index_silence_is_no_evidence(lint_model) -> None:  # type: ignore[no-untyped-def]
+    restored = LintReport.model_validate_json(lint_model(_yolo_block(split=False)).model_dump_json())
+    diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split"])
+    (out,) = attach(_report(diag), restored).diagnoses
+    assert out.confidence == 0.8 and out.model_verdict == "cannot-tell"

@@ -62,7 +62,7 @@ def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0,  # noqa
     if asks and full:
         parts.append("**Would decide**: " + "; ".join(asks))
     if d.model_verdict:
-        rows = [f"**On the model**: {d.model_verdict}: {d.model_verdict_reason or ''}"]
+        rows = [f"**On the model**: {d.model_verdict_reason or d.model_verdict}"]
         for f in d.model_findings[:5]:
             nodes = f.get("nodes")
             names = ", ".join(f"`{n}`" for n in (nodes if isinstance(nodes, list) else [])[:3])
