@@ -53,3 +53,15 @@ def test_a_stack_step_only_for_that_stack() -> None:
 ])
 def test_release_ranges_read_as_a_person_says_them(spec: str, said: str) -> None:
     assert releases_label(spec) == said
+
+
+@pytest.mark.parametrize(("lang", "value", "expected"), [
+    ("bash", "my node;rm -rf /", "'my node;rm -rf /'"),
+    ("powershell", "it's $(evil)", "'it''s $(evil)'"),
+    ("bat", 'a & del "x" %PATH%', '"a & del x %%PATH%%"'),
+    ("powershell", "/model.2/Conv", "/model.2/Conv"),
+])
+def test_captured_values_are_quoted_for_the_shell_of_the_step(lang: str, value: str, expected: str) -> None:
+    from troubleshooter.core.advice import fill
+
+    assert fill("run {node}", {"node": value}, lang) == f"run {expected}"

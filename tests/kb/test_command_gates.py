@@ -157,7 +157,7 @@ LINUX_ONLY = [
     ("xxd", r"\bxxd\b"),
     ("sudo", r"\bsudo\b"),
     ("apt", r"\bapt(?:-get)?\s+(?:-\S+\s+)*(?:install|update|upgrade|remove|purge)\b"),
-    ("export VAR=", r"\bexport\s+[A-Za-z_]\w*="),
+    ("export VAR=", r"(?m)(?:^|[;&|]|\$\()\s*export\s+[A-Za-z_]\w*="),  # the shell's export, not `yolo export model=`
     ("leading VAR=value cmd", r"(?m)(?:^|[;&|]|\$\()\s*[A-Za-z_]\w*=\S*\s+[\w./-]"),
     ("$VAR expansion", r"\$\{?[A-Z_][A-Z0-9_]*\b"),
     ("/usr/ path", r"(?<![\w.~-])/usr/"),

@@ -17,7 +17,9 @@ from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Command, Environment, Fix, FixStep
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-_SHELLS = ("bash", "sh", "shell", "console", "powershell", "zsh")
+_SHELLS = ("bash", "sh", "shell", "console", "zsh")
+_SAFE_WORD = re.compile(r"[\w@%+=:,./\\-]+")
+"""A value that needs no quoting in any shell (node names, paths without spaces)."""
 _SOURCE = ("python", "cpp", "c++", "c")
 
 
@@ -40,6 +42,11 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
             return f"<{name}>"  # a name the log did not give: a placeholder the user fills in, never a guess
         if lang in _SHELLS:
             return shlex.quote(v)
+        if lang in ("powershell", "pwsh", "ps1"):  # single quotes, with '' for a quote inside
+            return v if _SAFE_WORD.fullmatch(v) else "'" + v.replace("'", "''") + "'"
+        if lang in ("bat", "cmd", "batch"):  # double quotes; cmd has no escape for '"' inside them
+            return v if _SAFE_WORD.fullmatch(v) and "%" not in v else '"' + v.replace('"', "").replace("%", "%%") + '"'
+
         if lang in _SOURCE:
             return v.replace("\\", "\\\\").replace('"', '\\"').replace("'", "\\'").replace("\n", "\\n")
         return v
