@@ -22,6 +22,7 @@ from mcp.types import CallToolResult
 
 from troubleshooter import api
 from troubleshooter.errors import InputError
+from troubleshooter.integrations.answer import DiagnoseAnswer
 from troubleshooter.integrations.mcp import MAX_LOG_BYTES, build_server, parse_http
 from troubleshooter.kb.schema import Entry
 from troubleshooter.lint.report import LintReport
@@ -108,7 +109,7 @@ def test_tool_annotations_are_read_only_on_the_wire() -> None:
 
 def test_output_schemas_match_the_published_models() -> None:
     tools = {t.name: t for t in run_with(build_server(), "auto", lambda c: c.list_tools()).tools}
-    assert set(tools["diagnose_log"].output_schema["properties"]) == set(Report.model_fields)  # type: ignore[index]
+    assert set(tools["diagnose_log"].output_schema["properties"]) == set(DiagnoseAnswer.model_fields)  # type: ignore[index]
     assert set(tools["explain_issue"].output_schema["properties"]) == set(Entry.model_fields)  # type: ignore[index]
     assert set(LintReport.model_fields) - {"index"} <= set(tools["lint_onnx_model"].output_schema["properties"])  # type: ignore[index]
     assert tools["diagnose_log"].input_schema["required"] == ["log_text"]
@@ -117,16 +118,56 @@ def test_output_schemas_match_the_published_models() -> None:
 # --- diagnose_log -------------------------------------------------------------------------------
 
 
+def full_report(result: CallToolResult) -> Report:
+    """The whole report of a diagnose_log answer asked with detail='full'."""
+    assert result.structured_content is not None and result.structured_content["report"] is not None
+    return Report.model_validate(result.structured_content["report"])
+
+
 @pytest.mark.parametrize("mode", MODES)
-def test_diagnose_log_returns_the_api_report(mode: str) -> None:
+def test_diagnose_log_answers_in_brief_and_in_full_on_request(mode: str) -> None:
     result = call(build_server(), "diagnose_log", {"log_text": FUSION_LOG}, mode)
     assert not result.is_error
-    report = Report.model_validate(result.structured_content)
-    assert report.top is not None and report.top.id == "conv-act-fusion-no-impl"
-    expected = api.diagnose(FUSION_LOG, name="log_text")
-    assert result.structured_content == json.loads(expected.model_dump_json())
+    brief = DiagnoseAnswer.model_validate(result.structured_content)
+    assert brief.diagnoses[0].id == "conv-act-fusion-no-impl" and brief.report is None
+    assert brief.diagnoses[0].evidence[0].line == 2 and brief.diagnoses[0].causes[0].endswith("[confirmed]")
+    assert brief.diagnoses[0].fixes[0].command is not None  # a fix title with its first command
     # The text content carries the same JSON, for clients that ignore structured output.
-    assert json.loads(result.content[0].text)["diagnoses"][0]["id"] == "conv-act-fusion-no-impl"  # type: ignore[union-attr]
+    assert json.loads(result.content[0].text) == result.structured_content  # type: ignore[union-attr]
+    full = call(build_server(), "diagnose_log", {"log_text": FUSION_LOG, "detail": "full"}, mode)
+    expected = api.diagnose(FUSION_LOG, name="log_text")
+    assert full.structured_content is not None
+    assert full.structured_content["report"] == json.loads(expected.model_dump_json())
+    assert full.structured_content["diagnoses"] == result.structured_content["diagnoses"]  # type: ignore[index]
+
+
+SMALL_LOG = ROOT / "sample_logs" / "real" / "u-mmdeploy-2758.log"
+"""A 59-line log (mmdeploy, an ONNX op with no importer)."""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_small_log_gets_an_answer_of_at_most_8_kb(mode: str) -> None:
+    """Issue #25: diagnose_log returned 28 KB for a small log (the full report, as text and as structured
+    content). The compact answer, both copies together, stays within 8 KB and keeps the diagnosis."""
+    text = SMALL_LOG.read_text(encoding="utf-8")
+    assert text.count("\n") == 59
+    result = call(build_server(), "diagnose_log", {"log_text": text}, mode)
+    size = len(result.content[0].text.encode()) + len(json.dumps(result.structured_content).encode())  # type: ignore[union-attr]
+    assert size <= 8 * 1024, size
+    full = call(build_server(), "diagnose_log", {"log_text": text, "detail": "full"}, mode)
+    assert len(json.dumps(full.structured_content)) > 2 * size // 2  # the full report is the larger one
+    assert [d["id"] for d in result.structured_content["diagnoses"]] == \
+        [d.id for d in full_report(full).diagnoses]  # type: ignore[index]
+
+
+def test_no_cause_or_advice_is_cut_in_the_brief_answer() -> None:
+    """Causes and advice are KB sentences: whole or left out, never cut inside a quote (`prints "EP Error .`)."""
+    log = (ROOT / "sample_logs" / "real" / "u-ort-catvton-51.log").read_text(encoding="utf-8")
+    brief = DiagnoseAnswer.model_validate(call(build_server(), "diagnose_log", {"log_text": log}).structured_content)
+    report = api.diagnose(log, name="log_text")
+    for d, full in zip(brief.diagnoses, report.diagnoses, strict=False):
+        assert all(cause in full.causes for cause in d.causes)
+        assert all(c.count('"') % 2 == 0 for c in d.causes)
 
 
 def test_results_serialize_with_pydantic_core_in_a_fresh_process() -> None:
@@ -145,13 +186,14 @@ def test_results_serialize_with_pydantic_core_in_a_fresh_process() -> None:
 
 def test_diagnose_log_takes_a_trt_version() -> None:
     result = call(build_server(), "diagnose_log", {"log_text": FUSION_LOG, "trt_version": "8.6.1"})
-    assert Report.model_validate(result.structured_content).environment.tensorrt_version == "8.6.1"
+    assert DiagnoseAnswer.model_validate(result.structured_content).environment["tensorrt_version"] == "8.6.1"
 
 
 def test_diagnose_log_redacts_on_request() -> None:
     log = "alice@gpu-box:~/proj$ trtexec --onnx=/home/alice/proj/yolo.onnx --int8\n" + FUSION_LOG
-    plain = json.dumps(call(build_server(), "diagnose_log", {"log_text": log}).structured_content)
-    hidden = json.dumps(call(build_server(), "diagnose_log", {"log_text": log, "redact": True}).structured_content)
+    plain = json.dumps(call(build_server(), "diagnose_log", {"log_text": log, "detail": "full"}).structured_content)
+    hidden = json.dumps(call(build_server(), "diagnose_log", {"log_text": log, "redact": True, "detail": "full"})
+                        .structured_content)
     assert "alice" in plain and "gpu-box" in plain
     assert "alice" not in hidden and "gpu-box" not in hidden and "<home>" in hidden
 
@@ -161,9 +203,9 @@ def test_oversized_log_is_cut_with_a_note() -> None:
     filler = "".join(f"[11/02/2023-10:13:{i % 60:02d}] [V] [TRT] Tactic {i} time 0.1 ms\n" for i in range(4000))
     log = FUSION_LOG + filler
     assert len(log.encode()) > 2 * limit
-    result = call(build_server(max_log_bytes=limit), "diagnose_log", {"log_text": log})
+    result = call(build_server(max_log_bytes=limit), "diagnose_log", {"log_text": log, "detail": "full"})
     assert not result.is_error
-    report = Report.model_validate(result.structured_content)
+    report = full_report(result)
     assert report.source.truncated is True
     assert report.source.bytes <= limit
     assert "MB" in report.notes[0] and "only the first" in report.notes[0]
@@ -183,8 +225,8 @@ def test_default_limit_is_20_mb_and_applies_to_a_real_oversized_log(monkeypatch:
     line = "[11/02/2023-10:13:00] [V] [TRT] Tactic: 0x0000000000000000 Time: 0.0123 ms\n"
     log = FUSION_LOG + line * (MAX_LOG_BYTES // len(line) + 1000)
     for mode in MODES:
-        result = call(build_server(), "diagnose_log", {"log_text": log}, mode)
-        report = Report.model_validate(result.structured_content)
+        result = call(build_server(), "diagnose_log", {"log_text": log, "detail": "full"}, mode)
+        report = full_report(result)
         assert report.source.truncated and "only the first 21.0 MB" in report.notes[0]
         assert MAX_LOG_BYTES - len(line) < seen[-1] <= MAX_LOG_BYTES
         assert report.top is not None and report.top.id == "conv-act-fusion-no-impl"

@@ -22,12 +22,13 @@ from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
 from troubleshooter import __version__, api, exit_codes
 from troubleshooter.errors import InputError, TroubleshooterError
+from troubleshooter.integrations.answer import Detail, DiagnoseAnswer, answer
 from troubleshooter.kb.schema import Entry
 from troubleshooter.lint.report import LintReport
 from troubleshooter.models import Report, Suggestion
@@ -164,7 +165,14 @@ class _Tools:
                                                              "e.g. '8.6.1' or '10.3'.")] = None,
         redact: Annotated[bool, Field(description="Hide user names, home and project paths, host names and "
                                                   "IP addresses in the returned report.")] = False,
-    ) -> Report:
+        detail: Annotated[Detail, Field(description="compact (default): the diagnoses in brief, a few KB; full: "
+                                                    "also the whole report in `report` (every cause, fix step, "
+                                                    "reference and clue).")] = "compact",
+    ) -> DiagnoseAnswer:
+        return answer(self.diagnose_report(log_text, trt_version, redact), detail)
+
+    def diagnose_report(self, log_text: str, trt_version: str | None = None, redact: bool = False) -> Report:
+        """The full report of ``log_text`` (cut to the size limit, with a note saying so)."""
         data, note = _cut(log_text, self.max_log_bytes)
         try:
             report = api.diagnose(data, trt_version=trt_version, name="log_text", redact=redact)
@@ -275,6 +283,19 @@ def _as_model(method: Callable[..., Record], record: type[Record]) -> Callable[.
     return tool
 
 
+def _compact_text(method: Callable[..., BaseModel]) -> Callable[..., CallToolResult]:
+    """The tool, answering with its model as structured content and the same JSON, without indentation, as
+    text (the SDK would indent it: a third more bytes of an assistant's context, for clients that read text)."""
+
+    @functools.wraps(method)
+    def tool(*args: object, **kwargs: object) -> CallToolResult:
+        result = method(*args, **kwargs)
+        return CallToolResult(content=[TextContent(type="text", text=result.model_dump_json())],
+                              structured_content=result.model_dump(mode="json"))
+
+    return tool
+
+
 def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
                  max_log_bytes: int = MAX_LOG_BYTES) -> MCPServer:
     """The MCP server with its four tools. ``allow_dirs``: folders lint_onnx_model may read."""
@@ -283,17 +304,18 @@ def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
     server: MCPServer = MCPServer("trt-why", title="trt-why: TensorRT build-failure diagnosis",
                                   instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
     server.add_tool(
-        _as_model(tools.diagnose_log, Report), name="diagnose_log", title="Diagnose a TensorRT build log",
+        _compact_text(tools.diagnose_log), name="diagnose_log", title="Diagnose a TensorRT build log",
         annotations=_read_only("Diagnose a TensorRT build log"),
         description=(
             "Diagnose a TensorRT engine-build or ONNX-conversion log (trtexec, TensorRT Python API, ONNX "
             "parser, Polygraphy, Torch-TensorRT) against trt-why's knowledge base of known failures. Returns "
-            "a report: the detected environment (TensorRT/CUDA versions, GPU, precisions) and the diagnoses "
-            "ranked root cause first, each with the log lines that prove it (evidence), the causes, advice "
-            "for the detected TensorRT version and ordered fixes with commands; error lines no known issue "
-            "explains are listed with the closest known issues as suggestions. An empty diagnoses list means "
-            f"no known failure matched. Logs over {limit_mb} are cut and the report's notes say so. Pass "
-            "trt_version when the log does not print it; pass redact=true before sharing the report."),
+            "the detected environment (TensorRT/CUDA versions, GPU, precisions) and the diagnoses ranked root "
+            "cause first, each with the log lines that prove it (evidence), its causes, the verdict for the "
+            "detected TensorRT version and its fixes with their first command; when the first error is one no "
+            "known issue explains, it leads (first_error) with the next steps. An empty diagnoses list means "
+            "no known failure matched. The answer is compact (a few KB); pass detail='full' for the whole "
+            f"report (every cause, fix step, reference and clue). Logs over {limit_mb} are cut and the notes "
+            "say so. Pass trt_version when the log does not print it; pass redact=true before sharing."),
     )
     server.add_tool(
         _as_model(tools.explain_issue, Entry), name="explain_issue", title="Explain a known TensorRT issue",

@@ -281,6 +281,8 @@ def redact_report(report: Report, names: bool = False) -> Report:
     data = report.model_dump()
     first = data.get("first_error")
     log_texts = [data["source"]["name"], *data["notes"], *(u["text"] for u in data["unexplained"])]
+    command = data["environment"].get("command") or ""  # the command the log ran: it names the user's files too
+    log_texts.append(command)
     if first:
         log_texts.append(first["text"])
     for d in data["diagnoses"]:
@@ -297,6 +299,7 @@ def redact_report(report: Report, names: bool = False) -> Report:
         red.learn(text)
 
     data["source"]["name"] = red.scrub(data["source"]["name"])
+    data["environment"]["command"] = red.scrub(command) or None
     data["notes"] = [red.scrub(n) for n in data["notes"]]
     for u in [*data["unexplained"], *([first] if first else [])]:
         u["text"] = red.scrub(u["text"])
