@@ -58,12 +58,13 @@ def test_an_unknown_first_error_is_never_hidden_behind_the_cascade() -> None:
 
 
 def test_an_error_no_entry_knows_leads_the_report_in_full(capsys) -> None:  # type: ignore[no-untyped-def]
-    log = ("[11/20/2024-10:01:02] [E] Error[2]: [frobnicator.cpp::run::12] Error Code 2: Internal Error "
+    log = ("&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx\n"
+           "[11/20/2024-10:01:02] [E] Error[2]: [frobnicator.cpp::run::12] Error Code 2: Internal Error "
            "(Frobnicator rejected widget 7 for reasons that take a long sentence to explain in full here.)\n"
            "[11/20/2024-10:01:02] [E] Error[2]: [builder.cpp::buildSerializedNetwork::751] Error Code 2: Internal "
            "Error (Assertion engine != nullptr failed. )\n")
     report = diagnose(log)
-    assert report.first_error is not None and report.first_error.line == 1
+    assert report.first_error is not None and report.first_error.line == 2
     text = render_text(report)
     assert text.index("First error, not in the knowledge base") < text.index("follow from it")
     assert "take a long sentence to explain in full here." in text.replace("\n" + " " * 12, " ")

@@ -56,6 +56,25 @@ ERRORS = [
     ("real jetson-containers, dusty-nv/jetson-containers#34",
      "test/data/ILSVRC2012_img_val_subset_5k.tar.gz: No such file or directory"),
     ("written", "run.sh: 53: run.sh: figlet: not found"),
+    # first-sight batch 2 (sample_logs/first-sight/batch-2), learned after its first-sight score
+    ("real cortex, janhq/cortex#1020", "\u00d7 Model loading failed"),
+    ("real jetson_benchmarks", "Error in Build, Please check the log in: ./models_nano"),
+    ("real docker build, tensorrtx",
+     "The command '/bin/sh -c sudo ./yolov5 -d yolov5s.engine ../samples' returned a non-zero code: 255"),
+    ("real tensorrtx", "read yolov5s.engine error!"),
+    ("real tensorrtx", "Load engine file failed: D:/YOLOv8/yolov8_tensorrt-main/weights/yolov8n.engine"),
+    ("real jetson-containers", "unauthorized: authentication required"),
+    ("real Polygraphy, NVIDIA/TensorRT#3745", "polygraphy inspect model: error: argument --model-type: invalid choice: "
+     "'basic' (choose from 'frozen', 'keras', 'ckpt', 'onnx', 'engine', 'uff', 'trt-network-script', 'caffe')"),
+    ("real tensorrtx on Windows", "invalid numeric argument '/Wfatal-errors'"),
+    ("real Riva", "RPC failed: Error: Unavailable model requested. Lang: en-US, Type: offline"),
+    ("real tensorrtllm_backend", "Received an error from server:"),
+    ("real Torch-TensorRT (pytest)", "  E           RuntimeError: TensorRT engine was not built to target the loaded "
+     "TensorRT runtime platform (target: windows_x86_64, current: win_x86_64)"),
+    ("real Torch-TensorRT install", "     RuntimeError:"),
+    ("real yolov5-face", "AssertionError"),
+    ("real tensorrtllm_backend (flattened)", "[TRT-LLM] [I] Loading HF LLaMA ... from /Mixtral-8x7B-v0.1/ Traceback "
+     "(most recent call last): File \"/tensorrtllm_backend/tensorrt_llm/examples/llama/build.py\", line 906"),
 ]
 
 NOT_ERRORS = [

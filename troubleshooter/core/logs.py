@@ -105,6 +105,9 @@ _RULES: list[tuple[str, str | None, bool, str | None]] = [
      _LVL_FIRST),
     (r"\[TRT\]:?\s*" + _LVL + r":\s*", "python", False,
      '['),
+    # pytest's failure report: "E           RuntimeError: ..."
+    (r"(?P<lvl>E)(?: {3,}|\t)(?=\S)", "pytest", False,
+     'E'),
     # an application's bracketed level word: "[ERROR] ", "[error]: ", "[Warning] "
     (r"\[(?P<lvl>" + _LVL_ANY_CASE + r")\]:?\s*", None, False,
      '['),
@@ -125,7 +128,7 @@ _BARE_LEVEL = re.compile(_LVL + r":\s+")
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
 _EXCEPTION = re.compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)"
-    r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error)):\s"
+    r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error))(?::\s|:?$)"
 )
 """A Python (or pybind11) exception line: `ValueError: ...`, `pkg.mod.Error: ...`, quoted or indented too."""
 _LEVEL_FIELD = re.compile(
@@ -169,8 +172,7 @@ _PAYLOAD_ERROR = re.compile(
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
-    r"\b(?:[Ff]ailed|FAILED) to (?:build|create|load|parse|initiali[sz]e|open|deserialize|allocate|enqueue|run|get"
-    r"|queue|retrieve|read|execute|compile|serialize|set up|convert|export|infer|launch|import|register)\b"
+    r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
     r"|\b(?:Could not|could not|Unable to|unable to|Cannot|cannot|Can not|can not) (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register)\b"
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
@@ -184,6 +186,20 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:[Aa]rguments? (?:not right|invalid|error)|[Ii]nvalid (?:arguments?|options?|usage)|[Ww]rong (?:number of )?arguments?"
     r"|[Uu]nknown (?:option|argument|flag)|[Uu]nrecognized (?:arguments?|options?))\b"
     r"|\b(?:[Aa]n? )?(?:unexpected |fatal |internal )?error (?:occurred|occured|has occurred|happened)\b"
+    # a step that says it failed: "Model loading failed", "Load engine file failed: ...", "read x.engine error!",
+    # "Error in Build", and a CLI's own failure marks ("× Model loading failed")
+    r"|\b(?:[Ll]oad(?:ing)?|[Rr]ead(?:ing)?|[Oo]pen(?:ing)?|[Bb]uild(?:ing)?|[Pp]ars(?:e|ing)|[Cc]reat(?:e|ing)"
+    r"|[Ss]erializ(?:e|ing|ation)|[Dd]eserializ(?:e|ing|ation)|[Ii]nitiali[sz](?:e|ing|ation)|[Cc]onver(?:t|ting|sion)"
+    r"|[Ee]xport(?:ing)?|[Cc]ompil(?:e|ing|ation)|[Ii]nference)\b[^!?]{0,60}?\b(?:failed|error)(?:[!:]|\s*$)"
+    r"|^Error in [A-Za-z]|^[\u00d7\u2717\u2718\u274c] "
+    # docker: a build step or a pull that failed
+    r"|\bnon-zero (?:exit )?(?:code|status)\b|^(?:unauthorized|denied|pull access denied)\b|\bmanifest unknown\b"
+    # argparse-style usage errors ("polygraphy inspect model: error: argument --model-type: invalid choice")
+    r"|^[\w .-]{1,60}: error: |\b[Ii]nvalid (?:\w+ )?(?:argument|option|choice)s?\b"
+    # a traceback flattened into one line behind other text
+    r"|\bTraceback \(most recent call last\):"
+    # a client told the request failed
+    r"|\bRPC failed\b|\brequests? failed\b|\b(?:[Rr]eceived|[Ee]ncountered) an? ?error\b|^Error(?: \w+)?[.!]"
     # a shell, tar or a script naming what it could not find or open
     r"|: (?:No such file or directory|Permission denied|command not found|not found)\s*$"
     # a check that found two things that should agree and do not ("Num classes mismatch. Configured: 35, ...")
@@ -237,6 +253,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
                  "No such file or directory", "Permission denied", "command not found", ": not found",
+                 "failed", "error", "non-zero", "unauthorized", "denied", "manifest unknown", "nvalid", "\u00d7 ",
+                 "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "Error", "AssertionError",
                  "STATUS_", " E0", " E1", " F0", " F1")  # the last four: glog in the middle of a pasted line
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
@@ -409,8 +427,9 @@ def payload_level(level: Level | None, text: str) -> Level | None:
             return Level.ERROR
     elif level is Level.WARNING and _PAYLOAD_ERROR.search(text):
         return Level.ERROR
-    elif level is Level.INFO and "export failure" in text:
-        return Level.ERROR  # Ultralytics logs "TensorRT: export failure ..." at INFO
+    elif level is Level.INFO and ("export failure" in text or "Traceback (most recent call last):" in text):
+        # Ultralytics logs "TensorRT: export failure ..." at INFO; a traceback flattened into an info line
+        return Level.ERROR
     return level
 
 

@@ -540,9 +540,10 @@ def _apply(state: MatchState, info: _LineInfo, no: int, line: LogLine | None,  #
             assert line is not None
             matched = frozenset(cs.entry_id for cs, _ in info.matches if not (skip and cs.key in skip))
             if state.error_lines and ends_traceback(state.error_lines[-1][0], line):
-                # The exception line names the error: it stands for the traceback's header line.
-                _header, header_ids = state.error_lines.pop()
-                matched |= header_ids
+                # The exception line names the error: it stands for the traceback's header line (and is
+                # explained by what matched it, not by what matched the header).
+                state.error_lines.pop()
+                state.error_lines_seen -= 1
             state.error_lines.append((_kept_error_line(line), matched))
 
 
