@@ -166,7 +166,7 @@ def test_after_a_lint_from_the_path_box_the_tab_keys_switch_tabs(onnx_models) ->
     async def scenario() -> None:
         async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             screen = app.screen
-            await pilot.press("4")
+            await pilot.press("4", "tab")  # tab 4 focuses the panel; Tab goes on to the path box (#25)
             box = screen.query_one("#model-path", Input)
             assert box.has_focus
             box.value = model
@@ -213,7 +213,7 @@ def test_a_multi_line_paste_on_the_report_screen_is_a_new_log(tmp_path: Path) ->
     async def scenario() -> None:
         async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
             first = app.report
-            await pilot.press("4")  # the model path box has focus
+            await pilot.press("4", "tab")  # the model path box has focus
             box = app.screen.query_one("#model-path", Input)
             assert box.has_focus
             terminal_paste(pilot, other)
@@ -226,7 +226,7 @@ def test_a_multi_line_paste_on_the_report_screen_is_a_new_log(tmp_path: Path) ->
             await pilot.press("2")
             await settle(pilot)
             assert app.screen.query_one(TabbedContent).active == "tab-version" and box.value == ""
-            await pilot.press("4")
+            await pilot.press("4", "tab")
             await settle(pilot)
             assert box.has_focus
             # A one-line paste into the box stays a path.
@@ -274,10 +274,10 @@ def test_a_new_log_starts_clean(onnx_models, tmp_path: Path) -> None:  # type: i
             assert app._lint_run_id in (lint_runs, lint_runs + 1) and screen.lint_report is None
             assert all(d.model_verdict is None for d in app.report.diagnoses)
             assert screen.query_one("#model-path", Input).value == ""
-            # The paste screen's path box shows this log, not an older path.
+            # The paste screen's path box shows this log, not an older path; Ctrl+N (New) empties it (#25).
             await pilot.press("ctrl+n")
             await wait_for_screen(pilot, "InputScreen")
-            assert app.screen.query_one("#path", Input).value == jetson
+            assert app.screen.query_one("#path", Input).value == ""
 
     run(scenario())
 

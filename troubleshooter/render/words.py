@@ -263,7 +263,7 @@ def kb_prose(text: str) -> str:
 
 
 _RESTATED = re.compile(
-    r"^\s*(?:your TensorRT version|\{tensorrt_version\}|TensorRT [\w.]+|[\d.]+)\s+is\s+(?:not\s+)?"
+    r"^\s*(?:your TensorRT(?: version)?|\{tensorrt_version\}|TensorRT [\w.]+|[\d.]+)\s+is\s+(?:not\s+)?"
     r"(?:affected|fixed|changed|not-applicable|unknown)\s*[.:;]\s*", re.IGNORECASE)
 
 

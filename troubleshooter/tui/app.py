@@ -231,7 +231,8 @@ class TrtWhyApp(DialogActions, App[int]):
             self.lint(model)
 
     def _sync_input_screen(self, request: LogRequest) -> None:
-        """The paste screen's path box shows the log on display: its path, or nothing for a paste."""
+        """The paste screen's path box shows the log on display (under the report, until Ctrl+N empties it):
+        its path, or nothing for a paste."""
         from textual.widgets import Input
 
         for screen in self.screen_stack:
@@ -342,10 +343,16 @@ class TrtWhyApp(DialogActions, App[int]):
         self.push_screen(screen)
 
     def action_new_log(self) -> None:
-        """Back to the paste screen (the report stays: Ctrl+G shows it again)."""
+        """Back to the paste screen, emptied for a new log (the report stays: Ctrl+G shows it again)."""
+        from textual.widgets import Input
+
         if self._report_screen is not None and self.screen is self._report_screen:
             self.pop_screen()
             self._report_screen = None
+            if isinstance(self.screen, InputScreen):
+                # A paste there now is a new log: never appended to the one on display.
+                self.screen.action_clear()
+                self.screen.query_one("#path", Input).value = ""
 
 
 def create_app(log: str | None = None, text: str | None = None, model: str | None = None,

@@ -11,42 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown
 
 from troubleshooter.kb.schema import Entry
-from troubleshooter.tui.widgets.text import advice_text, kb_prose
-
-
-def _words(text: str) -> str:
-    """KB prose on one line, readable without a log (see kb_prose)."""
-    return kb_prose(" ".join(text.split()))
-
-
-def entry_markdown(entry: Entry) -> str:
-    """The entry for reading: what it is, why it happens, per-version advice, fixes, how it is recognised."""
-    md = [f"# {entry.title}", "", f"`{entry.id}` · **{entry.severity}** · " + " ".join(f"`{t}`" for t in entry.tags)]
-    summary = getattr(entry, "summary", None)
-    if summary:
-        md += ["", _words(summary)]
-    md += ["", "## Causes"]
-    md += [f"{i}. *{c.certainty}*: {_words(c.text)}" for i, c in enumerate(entry.causes, 1)]
-    if entry.version_advice:
-        md += ["", "## Version advice"]
-        md += [f"- TensorRT `{a.versions}`: **{a.status}**. {advice_text(_words(a.text))}" for a in entry.version_advice]
-    if entry.fixes:
-        md += ["", "## Fixes"]
-        for i, fix in enumerate(entry.fixes, 1):
-            md += ["", f"**{i}. {fix.title}**", ""]
-            for step in fix.steps:
-                md.append(f"- {_words(step.text)}")
-                if step.code:
-                    md += ["", f"  ```{step.lang or 'text'}", *("  " + ln for ln in step.code.rstrip().splitlines()),
-                           "  ```", ""]
-    md += ["", "## How it is recognised"]
-    for sig in entry.match.signatures:
-        note = f": {sig.note}" if sig.note else ""
-        md.append(f"- *{sig.role}* `{sig.id}`{note}")
-    if entry.references:
-        md += ["", "## References"]
-        md += [f"- {r.url}" + (f" ({r.title})" if getattr(r, 'title', None) else "") for r in entry.references]
-    return "\n".join(md)
+from troubleshooter.render.entry import entry_markdown
 
 
 class EntryScreen(ModalScreen[None]):

@@ -22,7 +22,8 @@ STEPS = [
     "  1 Why: causes of the selected diagnosis; its evidence is highlighted in the log view (n jumps, b returns).",
     "  2 Your version: advice for your TensorRT; when the log does not say, pick your release.",
     "  3 Fix it: the steps as a checklist (space ticks); c copies the command, r the polygraphy reduce command.",
-    "  4 Check the model: the ONNX path, Enter lints it; findings on the nodes the log names come first.",
+    ("  4 Check the model: Tab to the ONNX path box (or press l), Enter lints it; findings on the nodes the log "
+     "names come first."),
 ]
 """The walk-through as the help tells it: the numbers are the tab keys (1-4), nothing else is numbered."""
 

@@ -106,6 +106,7 @@ class InputScreen(Screen[None]):
             self.notify("Paste a log first (or type its path).", severity="warning")
 
     def action_clear(self) -> None:
+        """Empty the paste area (Ctrl+L; Ctrl+N on the report screen comes back here through it)."""
         self.query_one(PasteArea).clear_all()
         self.query_one("#paste-note", Static).remove_class("-shown")
         self.query_one(PasteArea).focus()

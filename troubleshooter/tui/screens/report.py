@@ -16,7 +16,7 @@ from troubleshooter.models import Diagnosis, Report
 from troubleshooter.tui.jobs import LogText
 from troubleshooter.tui.widgets.environment import EnvironmentPanel
 from troubleshooter.tui.widgets.findings import FindingsTree
-from troubleshooter.tui.widgets.fixes import FixChecklist
+from troubleshooter.tui.widgets.fixes import FixChecklist, Step
 from troubleshooter.tui.widgets.footer import AppFooter
 from troubleshooter.tui.widgets.log_view import LogView
 from troubleshooter.tui.widgets.model import ModelPanel
@@ -62,6 +62,9 @@ class ReportScreen(Screen[None]):
         self.user_version: str | None = None
         self.lint_report: Any = None
         self.lint_model: str | None = None
+        self._stale: set[str] = set()
+        """Tabs whose panel still shows an older diagnosis: filled when the tab is shown (a report comes up
+        faster when only the tab in view is built)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -149,11 +152,9 @@ class ReportScreen(Screen[None]):
         diag = self.selected
         self.query_one(WhyPanel).show(diag, self.report)
         self.query_one(EvidenceList).show(diag)
-        request = getattr(self.app, "request", None)
-        self.query_one(VersionPanel).show(diag, self.report, self.user_version,
-                                          request.platform if request is not None else None)
-        self.query_one(FixChecklist).show(diag)
-        self.query_one(ModelPanel).show(diag, self.lint_report, self.lint_model)
+        self._stale = {"version", "fix", "model"}
+        active = next((name for name, pane in TABS.items() if pane == self.query_one(TabbedContent).active), "why")
+        self._ensure(active)
         log = self.query_one(LogView)
         marks: dict[int, str] = {u.line: "unexplained" for u in self.report.unexplained}
         if diag is not None:
@@ -165,6 +166,26 @@ class ReportScreen(Screen[None]):
         if jump and diag is not None and diag.evidence:
             first = next((e.line for e in diag.evidence if e.role == "trigger"), diag.evidence[0].line)
             self.call_after_refresh(log.jump_to, first, remember=remember)
+
+    def _ensure(self, tab: str) -> None:
+        """Fill the panel of ``tab`` for the selected diagnosis, if it shows an older one."""
+        if tab not in self._stale:
+            return
+        self._stale.discard(tab)
+        diag = self.selected
+        if tab == "version":
+            request = getattr(self.app, "request", None)
+            self.query_one(VersionPanel).show(diag, self.report, self.user_version,
+                                              request.platform if request is not None else None)
+        elif tab == "fix":
+            self.query_one(FixChecklist).show(diag)
+        elif tab == "model":
+            self.query_one(ModelPanel).show(diag, self.lint_report, self.lint_model)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        name = next((n for n, pane in TABS.items() if pane == event.pane.id), None)
+        if name is not None:
+            self._ensure(name)
 
     # --- events from the widgets --------------------------------------------------------------
     def on_findings_tree_diagnosis_selected(self, event: FindingsTree.DiagnosisSelected) -> None:
@@ -197,10 +218,15 @@ class ReportScreen(Screen[None]):
     # --- actions ------------------------------------------------------------------------------
     def action_tab(self, name: str) -> None:
         self.query_one(TabbedContent).active = TABS[name]
-        focus = {"why": "#evidence", "version": "#version-select", "fix": "#fixes", "model": "#model-path"}[name]
-        if name == "model" and self.query_one(ModelPanel).has_path:
-            # A model is there already: focus its results, not the box (digits typed there would not switch tabs).
-            focus = "#model"
+        self._ensure(name)
+        focus = {"why": "#evidence", "version": "#version", "fix": "#fixes", "model": "#model"}[name]
+        if name == "version":
+            # The release question when it is asked; never a select the user cannot see (Enter and the arrows
+            # would silently change the version).
+            focus = next((f"#{ask}-select" for ask in ("version", "platform")
+                          if self.query_one(f"#{ask}-ask").has_class("-shown")), "#version")
+        # Tab 4 focuses the panel, not the path box: keys typed there (1-4, n, b...) would go into the box.
+        # The box takes the focus on Tab, a click or `l`.
         self.query_one(focus).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -232,6 +258,7 @@ class ReportScreen(Screen[None]):
             self.notify("Nowhere to jump back to.", severity="information")
 
     def action_copy_command(self) -> None:
+        self._ensure("fix")
         checklist = self.query_one(FixChecklist)
         step = checklist.current_step
         if step is None or not step.code:
@@ -240,7 +267,7 @@ class ReportScreen(Screen[None]):
             self.notify("This diagnosis has no command to copy.", severity="warning")
             return
         self.app.copy_to_clipboard(step.code)
-        self.notify(f"Copied step {step.key} ({step.lang}) to the clipboard.", title="Copied")
+        self._copied(step, f"Copied step {step.key} ({step.lang}) to the clipboard.")
 
     def action_copy_reduce(self) -> None:
         cmd = self.selected.reduce_command if self.selected else None
@@ -248,15 +275,27 @@ class ReportScreen(Screen[None]):
             self.notify("No polygraphy reduce command for this diagnosis.", severity="warning")
             return
         self.app.copy_to_clipboard(cmd)
-        self.notify("Copied the polygraphy debug reduce command.", title="Copied")
+        self._ensure("fix")
+        step = next((s.step for s in self.query_one(FixChecklist).steps() if s.step.key == "reduce"), None)
+        self._copied(step, "Copied the polygraphy debug reduce command.")
+
+    def _copied(self, step: Step | None, message: str) -> None:
+        """Say a command was copied: on its step when the checklist is in view (a toast would cover it),
+        else in a short toast."""
+        item = self.query_one(FixChecklist).item_of(step) if step is not None else None
+        if item is not None and self.query_one(TabbedContent).active == TABS["fix"]:
+            item.show_copied()
+        else:
+            self.notify(message, title="Copied", timeout=2)
 
     def action_toggle_step(self) -> None:
         self.query_one(TabbedContent).active = TABS["fix"]
+        self._ensure("fix")
         self.query_one(FixChecklist).toggle_current()
 
     def action_lint(self) -> None:
         self.action_tab("model")
-        self.query_one(ModelPanel).request_lint()
+        self.query_one(ModelPanel).request_lint()  # with no path yet, the path box takes the focus
 
     # --- the app tells us what runs -----------------------------------------------------------
     def lint_started(self, model: str) -> None:

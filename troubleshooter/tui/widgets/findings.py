@@ -185,4 +185,31 @@ class FindingsTree(Tree[Item]):
             prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style + Style(bold=True))
         else:
             prefix = ("", base_style)
-        return Text.assemble(prefix, label)
+        out = Text.assemble(prefix, label)
+        room = self.scrollable_content_region.width - self._indent(node)
+        if room > 10 and out.cell_len > room:
+            out = word_cut(out, room)
+        return out
+
+    def _indent(self, node: TreeNode[Item]) -> int:
+        """Columns the tree's guides take before ``node``'s label (the root is hidden)."""
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        return depth * self.guide_depth
+
+
+def word_cut(text: Text, width: int) -> Text:
+    """``text`` cut to ``width`` cells at the end of a word, with an ellipsis (a title is never cut mid-word;
+    the selected diagnosis's whole title is in the Why tab)."""
+    plain = text.plain
+    end = plain.rfind(" ", 0, width - 1)
+    if end < width // 2:  # one very long word: cut it
+        end = width - 1
+    out = text.copy()
+    out.truncate(end)
+    out.rstrip()
+    out.append("…")
+    return out

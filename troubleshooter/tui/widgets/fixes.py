@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -13,6 +14,7 @@ from textual.message import Message
 from textual.widgets import Label, ListItem, ListView, Static
 
 from troubleshooter.models import Diagnosis
+from troubleshooter.render.fold import fit_code
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,27 @@ def steps_of(diag: Diagnosis) -> list[tuple[str, list[Step]]]:
     return out
 
 
+COPIED_FOR = 3.0
+"""Seconds a step says "copied" after its command went to the clipboard."""
+
+
+class CodeBlock(Static):
+    """A command or snippet, its long lines broken where they still run (render/fold.py) at the width it is
+    given, never wrapped inside an argument or a string literal; what still does not fit is clipped."""
+
+    def __init__(self, code: str, lang: str, *, classes: str | None = None) -> None:
+        super().__init__(Content(code.rstrip("\n")), classes=classes)
+        self.code = code.rstrip("\n")
+        self.lang = lang
+        self._width = 0
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.content_size.width
+        if width > 0 and width != self._width:
+            self._width = width
+            self.update(Content("\n".join(fit_code(self.code, self.lang, width))))
+
+
 class StepItem(ListItem):
     """A step: a checkbox, the instruction, and its command (if any)."""
 
@@ -53,7 +76,7 @@ class StepItem(ListItem):
     StepItem .step-box { width: auto; padding-right: 1; color: $text-accent; text-style: bold; }
     StepItem .step-body { width: 1fr; height: auto; }
     StepItem .step-text { width: 1fr; }
-    StepItem .step-code { background: $boost; color: $text; padding: 0 1; }
+    StepItem .step-code { background: $boost; color: $text; padding: 0 1; text-wrap: nowrap; text-overflow: clip; }
     StepItem.-done .step-text { color: $text-muted; text-style: strike; }
     """
 
@@ -64,12 +87,22 @@ class StepItem(ListItem):
     def compose(self) -> ComposeResult:
         yield Static(self._box(), classes="step-box")
         with Vertical(classes="step-body"):
-            key = "" if self.step.key == "reduce" else f"{self.step.key} "
-            hint = "  (c copies)" if self.step.code else ""
-            yield Static(Content.assemble((key, "$text-muted"), self.step.text, (hint, "$text-muted")),
-                         classes="step-text")
+            yield Static(self._text(), classes="step-text")
             if self.step.code:
-                yield Static(Content(self.step.code), classes="step-code")
+                yield CodeBlock(self.step.code, self.step.lang, classes="step-code")
+
+    def _text(self, copied: bool = False) -> Content:
+        key = "" if self.step.key == "reduce" else f"{self.step.key} "
+        if copied:
+            return Content.assemble((key, "$text-muted"), self.step.text, ("  copied ✓", "bold $text-success"))
+        hint = "  (c copies)" if self.step.code else ""
+        return Content.assemble((key, "$text-muted"), self.step.text, (hint, "$text-muted"))
+
+    def show_copied(self) -> None:
+        """Say on the step itself that its command was copied (a toast would cover the checklist)."""
+        text = self.query_one(".step-text", Static)
+        text.update(self._text(copied=True))
+        self.set_timer(COPIED_FOR, lambda: text.update(self._text()))
 
     def _box(self) -> Content:
         return Content("[x]" if self.has_class("-done") else "[ ]")
@@ -88,7 +121,7 @@ class FixTitle(ListItem):
 
     DEFAULT_CSS = """
     FixTitle { height: auto; padding: 0 1; }
-    FixTitle Label { text-style: bold; color: $text-accent; }
+    FixTitle Label { text-style: bold; color: $text-accent; width: 1fr; }
     FixTitle:disabled { opacity: 1; }
     """
 
@@ -135,6 +168,9 @@ class FixChecklist(ListView):
         first = next((i for i, item in enumerate(items) if isinstance(item, StepItem)), None)
         if first is not None:
             self.call_after_refresh(setattr, self, "index", first)
+
+    def item_of(self, step: Step) -> StepItem | None:
+        return next((item for item in self.query(StepItem) if item.step == step), None)
 
     @property
     def current_step(self) -> Step | None:

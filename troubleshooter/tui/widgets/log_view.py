@@ -164,6 +164,11 @@ class LogView(ScrollView, can_focus=True):
         self.cursor_line = self.line_count if end else 1
         self._keep_cursor_visible()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # A smaller view (a narrow terminal's layout, a resize) must still show the cursor line.
+        if self.line_count and not self.line_in_view(self.cursor_line):
+            self._centre(self.cursor_line)
+
     def _keep_cursor_visible(self) -> None:
         top = int(self.scroll_offset.y)
         height = max(1, self.scrollable_content_region.height)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -77,6 +78,17 @@ def verdict(diag: Diagnosis, lint_report: Any) -> tuple[str, str]:
 
 
 VERDICT_STYLE = {"confirms": "bold $text-success", "refutes": "bold $text-error", "cannot-tell": "bold $text-warning"}
+VERDICT_WORDS = {"confirms": "The model confirms", "refutes": "The model argues against",
+                 "cannot-tell": "The model cannot tell about"}
+_VERDICT_SAID = re.compile(r"^(?:confirmed on the model|the model contradicts it|the model cannot tell|"
+                           r"the model shows it):\s*")
+
+
+def _without_verdict(reason: str) -> str:
+    """The reason without its first words when they only say the verdict again (shown on the line above)."""
+    rest = _VERDICT_SAID.sub("", reason, count=1)
+    first = rest.split(" ", 1)[0]
+    return rest[:1].upper() + rest[1:] if first.isalpha() else rest  # a rule id or a node name stays as it is
 
 
 class LintResult(Vertical):
@@ -115,8 +127,8 @@ class LintResult(Vertical):
         first: list[Any] = []
         if diag is not None:
             word, why = verdict(diag, lint_report)
-            yield Static(Content.assemble("\nThe model ", (word.replace("-", " "), VERDICT_STYLE[word]), " ",
-                                          (diag.id, "bold"), f": {why}"))
+            yield Static(Content.assemble("\n", (VERDICT_WORDS[word], VERDICT_STYLE[word]), " ", (diag.id, "bold")))
+            yield Static(Content(_without_verdict(why)))
             first = on_log_nodes(diag, lint_report)
             yield Heading(Content("On the nodes named in the log"))
             for f in first:

@@ -55,6 +55,8 @@ class PasteArea(TextArea):
                          placeholder="Paste a TensorRT build log here (or drop a file).")
         self.large_text: str | None = None
         """A paste too large for the editor, held as data until the next edit."""
+        self._pasted = ""
+        """The area's text right after the last paste (a later paste replaces it while it is untouched)."""
 
     @property
     def log_text(self) -> str:
@@ -75,13 +77,19 @@ class PasteArea(TextArea):
             self.post_message(self.Pasted(text, large=True))
             return
         self.large_text = None
-        if not self.read_only and (result := self._replace_via_keyboard(text, *self.selection)):
+        if "\n" in text.strip() and self.text and self.text == self._pasted:
+            # A log pasted over the last pasted log, untouched since: the new log replaces it (appended, two
+            # logs would be diagnosed as one).
+            self.load_text(text)
+        elif not self.read_only and (result := self._replace_via_keyboard(text, *self.selection)):
             self.move_cursor(result.end_location)
             self.focus()
+        self._pasted = self.text
         self.post_message(self.Pasted(self.text, large=False))
 
     def clear_all(self) -> None:
         self.large_text = None
+        self._pasted = ""
         self.load_text("")
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:

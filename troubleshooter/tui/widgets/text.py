@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from rich.style import Style
 from textual.app import ComposeResult
 from textual.color import Color
@@ -12,23 +10,19 @@ from textual.content import Content, ContentType
 from textual.widget import Widget
 from textual.widgets import Static
 
-_RESTATED = re.compile(
-    r"^\s*(?:your TensorRT version|\{tensorrt_version\}|TensorRT [\w.]+|[\d.]+)\s+is\s+(?:not\s+)?"
-    r"(?:affected|fixed|changed|not-applicable|unknown)\s*[.:;]\s*", re.IGNORECASE)
-
 
 def advice_text(text: str) -> str:
-    """Version advice shown after its status ("TensorRT 8.5-9.2 affected."): without a first sentence that only
-    says the status again ("your TensorRT version is affected."), which read as a doubled phrase."""
-    rest = _RESTATED.sub("", text, count=1)
-    return rest[:1].upper() + rest[1:] if rest and rest != text else text
+    """Version advice shown after its status, without a first sentence restating it (render.words.after_status)."""
+    from troubleshooter.render.words import after_status
+
+    return after_status(text)
 
 
 def kb_prose(text: str) -> str:
-    """KB prose read without a log (the KB browser): ``{tensorrt_version}`` reads "your TensorRT version",
-    other placeholders (node and tensor names the log would give) show as ‹name›."""
-    text = text.replace("{tensorrt_version}", "your TensorRT version")
-    return re.sub(r"\{(\w+)\}", r"‹\1›", text)
+    """KB prose read without a log (the KB browser), worded as `trt-why kb show` words it (render.words)."""
+    from troubleshooter.render.words import kb_prose as words
+
+    return words(text)
 
 
 MUTED = 0.3

@@ -9,6 +9,7 @@ from textual.widgets import Label, Select, Static
 
 from troubleshooter.api import KNOWN_RELEASES
 from troubleshooter.models import PLATFORMS, Diagnosis, Report
+from troubleshooter.render.words import open_asks
 from troubleshooter.tui.messages import PlatformChosen, VersionChosen
 from troubleshooter.tui.widgets.text import Bullet, Heading, advice_text
 
@@ -85,7 +86,7 @@ class AdviceView(Vertical):
             yield Static(Content.assemble(("status ", "$text-muted"),
                                           (diag.version_status, STATUS_STYLE.get(diag.version_status, "bold"))))
             yield Static(Content(diag.version_advice))
-        asks = [a for a in diag.asks if "TensorRT version" not in a]
+        asks = [a for a in open_asks(diag, env) if "TensorRT version" not in a]  # the select above asks it
         if asks:
             yield Heading(Content("What else would decide it"))
             for ask in asks:

@@ -10,6 +10,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from troubleshooter.models import Diagnosis, Report
+from troubleshooter.render.words import consequences
 from troubleshooter.tui.widgets.text import Bullet, Heading
 
 CERTAINTY_STYLE = {
@@ -61,8 +62,8 @@ class WhyPanel(VerticalScroll):
         else:
             for i, line in enumerate(diag.causes, 1):
                 yield Bullet(Content(f"{i}."), Content(line))
-        if diag.consequences:
-            later = diag.consequences
+        later = consequences(diag)
+        if later:
             span = f"line {later[0]}" if len(later) == 1 else f"lines {later[0]}–{later[-1]}"
             yield Heading(Content("Then"))
             yield Bullet(Content("↳"), Content(f"{len(later)} later error(s) ({span}) are consequences of this one; "
