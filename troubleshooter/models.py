@@ -8,7 +8,7 @@ CLI's ``--format json``. "Not known" is ``None``, never a guess.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal
+from typing import Literal, get_args
 
 from troubleshooter.records import Record
 from troubleshooter.records import field as Field
@@ -16,8 +16,10 @@ from troubleshooter.records import field as Field
 SCHEMA_VERSION = 1
 
 
-PLATFORMS = ("linux", "windows", "wsl", "jetson")
-"""The platforms a report can be about (`--platform`): the one list the CLI, TUI and API read."""
+Platform = Literal["linux", "windows", "wsl", "jetson"]
+"""The platforms a report, a KB fix or step can be about: the one definition (the KB schema uses it too)."""
+PLATFORMS: tuple[Platform, ...] = get_args(Platform)
+"""The same, as a tuple (`--platform`'s choices, the TUI's list)."""
 
 
 class _Frozen(Record):
