@@ -27,18 +27,24 @@ _ANSI = re.compile(
 # Whatever control characters remain (BEL, backspace, NUL, C1) must never reach a terminal or a chat.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
-_LEVEL_WORDS = {
-    "E": Level.ERROR, "F": Level.FATAL, "W": Level.WARNING, "I": Level.INFO, "V": Level.VERBOSE,
-    "D": Level.VERBOSE, "!": Level.ERROR,
-    "ERROR": Level.ERROR, "INTERNAL_ERROR": Level.FATAL, "FATAL": Level.FATAL, "CRITICAL": Level.FATAL,
-    "WARNING": Level.WARNING, "WARN": Level.WARNING, "INFO": Level.INFO, "VERBOSE": Level.VERBOSE,
-    "DEBUG": Level.VERBOSE, "GRAPH": Level.VERBOSE,
+_LEVELS_BY_WORD = {
+    "INTERNAL_ERROR": Level.FATAL, "ERROR": Level.ERROR, "WARNING": Level.WARNING, "WARN": Level.WARNING,
+    "INFO": Level.INFO, "VERBOSE": Level.VERBOSE, "DEBUG": Level.VERBOSE, "CRITICAL": Level.FATAL,
+    "FATAL": Level.FATAL,
 }
+"""The level words loggers print, upper-case, longest first where one starts another (WARNING, WARN):
+the one table that the level alternations below are made from."""
+_LEVEL_WORDS = {
+    **_LEVELS_BY_WORD, "GRAPH": Level.VERBOSE,
+    "E": Level.ERROR, "F": Level.FATAL, "W": Level.WARNING, "I": Level.INFO, "V": Level.VERBOSE, "D": Level.VERBOSE,
+    "!": Level.ERROR,
+}
+"""Every level a prefix can carry (letters of `[E]`, glog's `E0305`), read upper-cased."""
 
-_LVL = r"(?P<lvl>INTERNAL_ERROR|ERROR|WARNING|WARN|INFO|VERBOSE|DEBUG|CRITICAL|FATAL)"
-_LVL_FIRST = "IEWVDCF"
-_LVL_ANY_CASE = ("ERROR|Error|error|WARNING|Warning|warning|WARN|Warn|warn|INFO|Info|info|DEBUG|Debug|debug"
-                 "|FATAL|Fatal|fatal|CRITICAL|Critical|critical|VERBOSE|Verbose|verbose")
+_LVL = "(?P<lvl>" + "|".join(_LEVELS_BY_WORD) + ")"
+_LVL_FIRST = "".join(sorted({word[0] for word in _LEVELS_BY_WORD}))
+_LVL_ANY_CASE = "|".join(f"{w}|{w.title()}|{w.lower()}" for w in _LEVELS_BY_WORD if "_" not in w)
+"""A level word as applications print it: ERROR, Error, error, ..."""
 _ALNUM = string.ascii_letters + string.digits
 
 # Each rule: (regex source, anchored at the start of what is left, origin or None, whether the level it reads
