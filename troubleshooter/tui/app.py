@@ -140,8 +140,12 @@ class TrtWhyApp(DialogActions, App[int]):
 
     @work(thread=True, group="engine", exit_on_error=False)
     def _warm_engine(self) -> None:
-        """Load the KB while the user pastes: the first diagnosis then starts at once."""
-        self.kb_engine()
+        """Load the KB and build what a first diagnosis builds while the user pastes: the first report then
+        comes as fast as the next ones. A paste that comes first simply waits for the KB."""
+        engine = self.kb_engine()
+        if self.report is None:
+            jobs.warm(engine)
+            import troubleshooter.tui.screens.report  # noqa: F401 - imported now, not when the first report comes
 
     # --- diagnosis ----------------------------------------------------------------------------
     @property
@@ -336,7 +340,9 @@ class TrtWhyApp(DialogActions, App[int]):
             return
         if self._report_screen is not None and self._report_screen in self.screen_stack:
             return
-        screen = ReportScreen(self.report, self.log_text, self.model_path)
+        # Born with its breakpoint class: set on the first resize instead, it would restyle every widget again.
+        breakpoint = "-narrow" if self.size.width < NARROW_BELOW else "-wide"
+        screen = ReportScreen(self.report, self.log_text, self.model_path, classes=breakpoint)
         screen.user_version = self.request.trt_version if self.request else None
         screen.lint_report, screen.lint_model = self.lint_report, self.lint_model
         self._report_screen = screen

@@ -53,8 +53,8 @@ class ReportScreen(Screen[None]):
                 tooltip="Show or hide the environment (narrow terminals fold it away)"),
     ]
 
-    def __init__(self, report: Report, log: LogText, model: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, report: Report, log: LogText, model: str | None = None, *, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
         self.report = report
         self.log_text = log
         self._model = model
@@ -74,7 +74,7 @@ class ReportScreen(Screen[None]):
                 yield FindingsTree(id="findings")
             with TabbedContent(id="tabs"):
                 with TabPane("1 Why", id=TABS["why"]):
-                    yield WhyPanel(id="why")
+                    yield WhyPanel(self.selected, self.report, id="why")
                     yield EvidenceList(id="evidence")
                     yield LogView(id="log")
                     yield Static("", id="log-line")

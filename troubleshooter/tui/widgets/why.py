@@ -30,12 +30,16 @@ class WhyPanel(VerticalScroll):
     WhyPanel > .why-title { height: auto; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, diag: Diagnosis | None = None, report: Report | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._diag: Diagnosis | None = None
-        self._report: Report | None = None
+        self._diag = diag
+        self._report = report
+        """Given here, the first report is composed once, when the panel is mounted (not composed empty, then
+        again: the first report comes up sooner)."""
 
     def show(self, diag: Diagnosis | None, report: Report) -> None:
+        if self.is_mounted and diag is self._diag and report is self._report:
+            return  # composed with them already
         self._diag, self._report = diag, report
         self.refresh(recompose=True)
         self.scroll_home(animate=False)
