@@ -46,7 +46,7 @@ class InputScreen(Screen[None]):
             yield PasteArea(self._text, id="paste")
             yield Static("", id="paste-note")
             with Horizontal(id="path-row"):
-                yield Input(self._path, placeholder="or a path: build.log, build.log.gz (Enter opens it)", id="path")
+                yield Input(self._path, placeholder="or a log's path, .gz too (Enter opens it)", id="path")
                 yield Button("Open…", id="open")
                 yield Button("Diagnose", variant="primary", id="diagnose")
         yield RunStatus()

@@ -94,8 +94,8 @@ class StepItem(ListItem):
     def _text(self, copied: bool = False) -> Content:
         key = "" if self.step.key == "reduce" else f"{self.step.key} "
         if copied:
-            return Content.assemble((key, "$text-muted"), self.step.text, ("  copied ✓", "bold $text-success"))
-        hint = "  (c copies)" if self.step.code else ""
+            return Content.assemble((key, "$text-muted"), self.step.text, ("  copied\u00a0✓", "bold $text-success"))
+        hint = "  (c\u00a0copies)" if self.step.code else ""  # a hint never split over two lines
         return Content.assemble((key, "$text-muted"), self.step.text, (hint, "$text-muted"))
 
     def show_copied(self) -> None:

@@ -100,8 +100,8 @@ class LintResult(Vertical):
     """
 
     INTRO = Content.styled(
-        "Give the ONNX model that was built: the linter checks it for what TensorRT refuses, and ties its "
-        "findings to the nodes named in the log.", "$text-muted")
+        "Give the ONNX model that was built (Tab or l to the path box, Enter lints it): the linter checks it for "
+        "what TensorRT refuses, and ties its findings to the nodes named in the log.", "$text-muted")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

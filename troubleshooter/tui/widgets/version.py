@@ -9,7 +9,7 @@ from textual.widgets import Label, Select, Static
 
 from troubleshooter.api import KNOWN_RELEASES
 from troubleshooter.models import PLATFORMS, Diagnosis, Report
-from troubleshooter.render.words import open_asks
+from troubleshooter.render.words import STATUS_WORDS, open_asks, version_range
 from troubleshooter.tui.messages import PlatformChosen, VersionChosen
 from troubleshooter.tui.widgets.text import Bullet, Heading, advice_text
 
@@ -79,8 +79,9 @@ class AdviceView(Vertical):
             # Unknown version: the advice for every range, from the structured field.
             yield Static(Content.styled("The advice depends on your version (choose it above):", "$text-warning"))
             for adv in diag.version_advice_all:
-                yield Bullet(Content("·"), Content.assemble((f"TensorRT {adv.versions}", "bold"), " ",
-                                                            (adv.status, STATUS_STYLE.get(adv.status, "bold")),
+                yield Bullet(Content("·"), Content.assemble((f"TensorRT {version_range(adv.versions)}:", "bold"), " ",
+                                                            (STATUS_WORDS.get(adv.status, adv.status),
+                                                             STATUS_STYLE.get(adv.status, "bold")),
                                                             ". ", advice_text(adv.text)))
         else:
             yield Static(Content.assemble(("status ", "$text-muted"),
