@@ -58,7 +58,7 @@ def render_issue(report: Report) -> str:
              "redacted; review every section before posting. -->",
              f"# {_title(report, stack, red.scrub(lead_text))}"]
     if known is not None:
-        parts.append(_known_block(known))
+        parts.append(_known_block(known, red))
     parts.append(_where(stack, env.front_end, red.scrub(lead_text)))
     parts.append("## Description\n\n" + _description(report, lead_line, stack))
     parts.append("## Environment\n\n" + _environment_table(report, stack))
@@ -91,7 +91,7 @@ def _lead(report: Report) -> tuple[int, str]:
             return trigger.line, trigger.text
     if report.unexplained:
         return report.unexplained[0].line, report.unexplained[0].text
-    return 0, ""
+    return _NO_LINE
 
 
 def _payload(text: str) -> str:
@@ -124,17 +124,22 @@ def known_fix(report: Report) -> Diagnosis | None:
 _THREAD = re.compile(r"github\.com/[\w.-]+/[\w.-]+/(?:issues|discussions|pull)/\d+|forums\.developer\.nvidia\.com/t/")
 
 
-def _known_block(d: Diagnosis) -> str:
+_NO_LINE = (0, "")
+"""No line to draft the issue about (line 0, no text)."""
+
+
+def _known_block(d: Diagnosis, red: Redactor) -> str:
     first_fix = d.fixes[0]
     thread = next((r for r in d.references if _THREAD.search(r)), None)
     link = f"Known thread: {thread}" if thread else f"Reference: {d.references[0]}"
     steps: list[str] = []
+    # The fix is filled with the log's own values (an engine path, a node): redacted like the log lines.
     for n, step in enumerate(first_fix.detail[:3] or [], 1):
-        steps.append(f"{n}. {step.text}")
+        steps.append(f"{n}. {red.scrub(step.text)}")
         if step.command:
-            steps += fence(step.command.code, step.command.lang).splitlines()
+            steps += fence(red.scrub(step.command.code), step.command.lang).splitlines()
     if not steps:
-        steps = [f"{n}. {text}" for n, text in enumerate(first_fix.steps[:3], 1)]
+        steps = [f"{n}. {red.scrub(text)}" for n, text in enumerate(first_fix.steps[:3], 1)]
     return (f"> [!NOTE]\n> **You likely need no new issue.** trt-why matched this failure to a known cause with a "
             f"confirmed fix: **{d.title}** (`{d.id}`, confidence {d.confidence:.2f}).\n"
             f"> {link}\n>\n> Try its fix first: **{first_fix.title}**\n>\n"
