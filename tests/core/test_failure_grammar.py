@@ -75,6 +75,11 @@ ERRORS = [
     ("real yolov5-face", "AssertionError"),
     ("real tensorrtllm_backend (flattened)", "[TRT-LLM] [I] Loading HF LLaMA ... from /Mixtral-8x7B-v0.1/ Traceback "
      "(most recent call last): File \"/tensorrtllm_backend/tensorrt_llm/examples/llama/build.py\", line 906"),
+    # first-sight batch 3, learned after its first-sight score
+    ("real Windows crash report", "      Attempt to read from address 0000000000000000"),
+    ("real mpirun summary", "  Exit code:    1"),
+    ("real Visual Studio error list", "C2664\t\u201cbool google::protobuf::TextFormat::Parse(...)\u201d: could not transfrom"),
+    ("real ffmpeg", "pipe:: Invalid data found when processing input"),
 ]
 
 NOT_ERRORS = [

@@ -116,12 +116,13 @@ FACTS: list[FactPattern] = [
 _PIP_SHOW_NAME = re.compile(r"Name: tensorrt(?:[-_]cu\d+)?\s*$")
 _PIP_SHOW_VERSION = re.compile(r"Version: (?P<v>\d+\.\d+(?:\.\d+){0,2})\s*$")
 
-_JETSON = re.compile(r"\b(?:Orin|Xavier|Jetson|Tegra|L4T|JetPack|Jetpack|Thor)\b|Unknown embedded device detected")
+_JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 _WINDOWS = re.compile(r"\b[A-Z]:\\|\bnvinfer(?:_\d+)?\.dll\b|\.exe\b|PS [A-Z]:\\")
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
+                     "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
                      "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.")
 
 _CMDLINE = re.compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")

@@ -170,6 +170,8 @@ _PAYLOAD_ERROR = re.compile(
     r"|^\*\*\* Error in `"
     # a crash handler's report (Open MPI, TensorRT-LLM): "*** Process received signal ***", "Signal: Aborted (6)"
     r"|\*\*\* Process received signal \*\*\*|\bSignal: [A-Z][a-z]+(?: [a-z]+)* \(\d+\)"
+    # Windows' crash report ("Attempt to read from address 0000000000000000")
+    r"|\bAttempt to (?:read from|write to|execute) address\b"
     # TensorFlow's op failure (logged under W), Paddle's error header
     r"|\bOP_REQUIRES failed at\b|^C\+\+ (?:Call Stacks|Traceback) \(More useful to developers\)"
     # Windows: a process ended by an NTSTATUS (DLL not found, access violation, stack buffer overrun...)
@@ -204,6 +206,9 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^[\w .-]{1,60}: error: |\b[Ii]nvalid (?:\w+ )?(?:argument|option|choice)s?\b"
     # a traceback flattened into one line behind other text
     r"|\bTraceback \(most recent call last\):"
+    # a launcher's summary of a child that failed (mpirun: "Exit code:    1"), Visual Studio's error list ("C2664\t..."),
+    # a tool refusing its input ("pipe:: Invalid data found when processing input")
+    r"|^Exit (?:code|status):\s+(?!0\b)-?\d+|^(?:C|LNK|MSB)\d{4}\t|: Invalid (?:data|input)\b"
     # a client told the request failed
     r"|\bRPC failed\b|\brequests? failed\b|\b(?:[Rr]eceived|[Ee]ncountered) an? ?error\b|^Error(?: \w+)?[.!]"
     # a shell, tar or a script naming what it could not find or open
@@ -260,13 +265,15 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
                  "No such file or directory", "Permission denied", "command not found", ": not found",
                  "failed", "error", "non-zero", "unauthorized", "denied", "manifest unknown", "nvalid", "\u00d7 ",
-                 "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "Error", "AssertionError",
+                 "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "Error", "AssertionError", "Attempt to ",
+                 "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1")  # the last four: glog in the middle of a pasted line
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
 them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""
 MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
-                   r"^#\d+\s+0x[0-9a-f]{6}")  # frames of a native stack trace (gdb's bt)
+                   r"^#\d+\s+0x[0-9a-f]{6}",  # frames of a native stack trace (gdb's bt)
+                   r"^(?:C|LNK|MSB)\d{4}\t")  # Visual Studio's error list, copied
 
 
 TRACEBACK_WINDOW = 400
