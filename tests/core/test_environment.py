@@ -148,3 +148,12 @@ def test_the_stacks_own_version_is_read() -> None:
 ])
 def test_the_release_in_pip_show_and_engine_file_names(text: str, version: str) -> None:
     assert diagnose(text).environment.tensorrt_version == version
+
+
+@pytest.mark.parametrize(("text", "version"), [
+    # real: first-sight batch 3 (u-comfy-rife-5), pip's own line above the import error
+    ("Requirement already satisfied: tensorrt-cu12==10.4.0 in f:\\comfyui\\venv\\lib\\site-packages (from tensorrt) "
+     "(10.4.0)\nModuleNotFoundError: No module named 'tensorrt'", "10.4.0"),
+])
+def test_the_release_in_pip_requirement_lines(text: str, version: str) -> None:
+    assert diagnose(text).environment.tensorrt_version == version

@@ -59,6 +59,9 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("expecting library version",), r"expecting library version " + _V, _short, 2),
     _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "TensorRT version", "tensorrt=="),
        r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V, _short, 2),
+    # pip's own lines: "Requirement already satisfied: tensorrt-cu12==10.4.0", "Collecting tensorrt_cu12_libs==10.4.0"
+    _p("tensorrt_version", ("tensorrt-cu", "tensorrt_cu", "tensorrt=="),
+       r"\btensorrt(?:[-_]cu\d+)?(?:[-_](?:bindings|libs))?==" + _V, _short, 2),
     # an install folder or a build path: "TensorRT\v8.4.2.4\include", ".../TensorRT/helpers/rel-7.1/..."
     _p("tensorrt_version", ("TensorRT\\v", "TensorRT/v"), r"TensorRT[\\/]v" + _V, _short, 1),
     _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
