@@ -357,3 +357,21 @@ def test_a_sentence_the_log_contradicts_is_not_said() -> None:
     said = {r.environment.front_end: " ".join(r.diagnoses[0].causes) for r in (from_trtexec, from_python)}
     assert "trtexec does this itself" not in said["trtexec"] and "trtexec found no creator" in said["trtexec"]
     assert "trtexec does this itself" in said[None]
+
+
+def test_a_wrapped_line_keeps_trying_its_joinings_until_a_trigger_matches() -> None:
+    """A support signature that matches the line joined one way must not hide the trigger that matches it
+    joined the other way (a terminal cut mid-word vs an editor's wrap)."""
+    wrapped = entry("""
+    id: wrapped-trigger
+    title: Wrapped
+    severity: error
+    match:
+      signatures:
+        - {id: t, regex: 'the quick brown fox jumps over', literals: ["the quick brown"], level: error}
+        - {id: s, regex: 'brownfox', literals: ["brownfox"], role: support}
+    """)
+    engine = Engine.from_kb(KnowledgeBase([wrapped]))
+    head = "[E] [TRT] " + "x" * 70 + " the quick brown"
+    report = diagnose(head + "\nfox jumps over the lazy dog\n", engine=engine)
+    assert [d.id for d in report.diagnoses] == ["wrapped-trigger"]

@@ -387,8 +387,11 @@ class Matcher:
                 more, slow, _ = self._run_signatures(state, no, level, cont, joined_lits, done)
                 timed_out = timed_out or slow
                 if more:
+                    # A support found on one joining does not end the search: a trigger may match the other
                     matches += more
-                    break
+                    done |= {cs.key for cs, _ in more}
+                    if any(cs.sig.role == "trigger" for cs, _ in more):
+                        break
         neighbours = gated or unbalanced or wrapped  # what the line yields depends on other lines
         if not matches and not error and not neighbours:
             return _idle(origin), None, not timed_out
