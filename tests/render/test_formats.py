@@ -57,7 +57,7 @@ def test_unknown_format_is_a_value_error_naming_the_choices() -> None:
 
 
 def test_the_export_choices_and_terminal_options_come_from_the_registry() -> None:
-    assert [f.name for f in formats.exportable()] == ["markdown", "json"]
+    assert [f.name for f in formats.exportable()] == ["markdown", "json", "issue"]
     assert all(f.can_render("report") for f in formats.exportable())
     # Only a terminal format receives colour / width: the others ignore them.
     report = diagnose(LOG)

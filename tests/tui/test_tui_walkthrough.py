@@ -284,10 +284,10 @@ def test_lint_errors_are_one_line(tmp_path: Path) -> None:
 def test_export_markdown_and_json(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with report_app(SIZE, log=sample(SILU)) as (app, pilot):
-            for fmt, name in (("markdown", "report.md"), ("json", "report.json")):
+            for presses, name in ((0, "report.md"), (1, "report.json"), (2, "report.issue.md")):
                 await pilot.press("ctrl+e")
                 await wait_for_screen(pilot, "ExportDialog")
-                if fmt == "json":
+                for _ in range(presses):
                     await pilot.press("ctrl+f")
                 box = app.screen.query_one("#export-path", Input)
                 box.value = str(tmp_path / name)
@@ -299,6 +299,8 @@ def test_export_markdown_and_json(tmp_path: Path) -> None:
             assert "conv-act-fusion-no-impl" in md
             data = json.loads((tmp_path / "report.json").read_text())
             assert data["diagnoses"][0]["id"] == "conv-act-fusion-no-impl"
+            issue = (tmp_path / "report.issue.md").read_text()  # the upstream issue draft (#22), from the TUI too
+            assert issue.startswith("<!-- Drafted by trt-why") and "conv-act-fusion-no-impl" in issue
             # An existing file is replaced only after a second Enter.
             await pilot.press("ctrl+e")
             await wait_for_screen(pilot, "ExportDialog")

@@ -79,9 +79,9 @@ FORMATS: tuple[Format, ...] = (
         "lint": "troubleshooter.lint.render:render_lint_json",
         "eval": "troubleshooter.evaluate:render_eval_json",
     }, export=True),
-    Format("issue", ".issue.md", "Issue draft (Markdown)", {
+    Format("issue", ".issue.md", "Issue draft", {
         "report": "troubleshooter.render.issue:render_issue",
-    }),
+    }, export=True),
     Format("sarif", ".sarif", "SARIF 2.1.0", {
         "lint": "troubleshooter.lint.render:render_lint_sarif",
     }),

@@ -1,4 +1,4 @@
-"""Export the report to a file, in one of the formats the registry offers for it (Markdown, JSON)."""
+"""Export the report to a file, in one of the formats the registry offers for it (Markdown, JSON, the issue draft)."""
 
 from __future__ import annotations
 
