@@ -19,7 +19,9 @@ from troubleshooter.render.issue import MAX_CHARS, render_issue
 from troubleshooter.render.redact import Redactor
 
 ROOT = Path(__file__).resolve().parents[2]
-LOGS = sorted([*ROOT.glob("sample_logs/real/*.log"), *ROOT.glob("sample_logs/first-sight/batch-1/*.log")])
+LOGS = sorted([*ROOT.glob("sample_logs/*.log"), *ROOT.glob("sample_logs/real/*.log"),
+               *ROOT.glob("sample_logs/real-heldout/*.log"), *ROOT.glob("sample_logs/first-sight/batch-*/*.log")])
+"""Every log of every corpus: the written one, the real one, the held-out logs and the first-sight batches."""
 HOME = re.compile(r"(?:/home|/Users)/(?!<)([\w.-]+)|\\Users\\(?!<)([^\\\s]+)", re.IGNORECASE)
 
 
@@ -40,7 +42,7 @@ def _lead(report: Report) -> str:
 
 
 def test_both_corpora_are_there() -> None:
-    assert len(LOGS) > 900
+    assert len(LOGS) > 1300
 
 
 @pytest.mark.parametrize("name", [str(p.relative_to(ROOT)) for p in LOGS])
