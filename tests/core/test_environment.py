@@ -157,3 +157,19 @@ def test_the_release_in_pip_show_and_engine_file_names(text: str, version: str) 
 ])
 def test_the_release_in_pip_requirement_lines(text: str, version: str) -> None:
     assert diagnose(text).environment.tensorrt_version == version
+
+
+def test_every_stack_pattern_match_holds_a_front_end_literal() -> None:
+    """The stack patterns run only on lines holding one of FRONT_END_LITERALS: every line of every corpus that
+    a stack pattern matches holds one."""
+    from pathlib import Path
+
+    from troubleshooter.core.environment import _FRONT_ENDS, FRONT_END_LITERALS
+
+    root = Path(__file__).resolve().parents[2] / "sample_logs"
+    missing = []
+    for path in sorted(root.glob("**/*.log")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if any(rx.search(line) for rx, _name in _FRONT_ENDS) and not any(lit in line for lit in FRONT_END_LITERALS):
+                missing.append((path.name, line[:100]))
+    assert missing == []

@@ -226,9 +226,12 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             self.last_build = (no, True)
         elif _FAILURE.search(text):
             self.last_build = (no, False)
-        for rx, name in _FRONT_ENDS:
-            if name not in self.front_ends and rx.search(raw):  # the raw line: a wrapper's prefix names its stack
-                self.front_ends[name] = no
+        # The raw line (a wrapper's prefix names its stack); the stack patterns only run on a line holding one of
+        # their literals (every match holds one: tests/core/test_environment.py checks it on every corpus).
+        if len(self.front_ends) < len(_FRONT_ENDS) and any(lit in raw for lit in FRONT_END_LITERALS):
+            for rx, name in _FRONT_ENDS:
+                if name not in self.front_ends and rx.search(raw):
+                    self.front_ends[name] = no
 
     def absorb(self, later: EnvCollector, line_offset: int) -> None:
         """Take in what another collector saw on the lines that follow this one's (its line numbers

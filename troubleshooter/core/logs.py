@@ -255,7 +255,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
                  "Error response from daemon",
                  # level fields elsewhere in the line, JSON error objects (`_LEVEL_FIELD`)
-                 "|error", "|fatal", "=error", "=fatal", "\"error\"", "\"fatal\"", "{\"err", "[error]", "[fatal]",
+                 "|error", "|fatal", "=error", "=fatal", "\"error\"", "\"fatal\"", "{\"err", "[fatal]",
                  # native calls, CUDA's error names, exit codes, glibc's heap checks, NTSTATUS names
                  "_STATUS_", "exit code", "exit status", "with code", "with status", "returned", "free(): ",
                  "malloc(): ", "malloc_consolidate", "double free", "corrupted ", "munmap_chunk", "stack smashing",
@@ -264,8 +264,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
                  "No such file or directory", "Permission denied", "command not found", ": not found",
-                 "failed", "error", "non-zero", "unauthorized", "denied", "manifest unknown", "nvalid", "\u00d7 ",
-                 "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "Error", "AssertionError", "Attempt to ",
+                 "error", "non-zero", "unauthorized", "denied", "manifest unknown", "nvalid", "\u00d7 ",
+                 "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "AssertionError", "Attempt to ",
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1")  # the last four: glog in the middle of a pasted line
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
