@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from troubleshooter.core.ranking import rank
+from troubleshooter.core.ranking import fires, rank
 from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
@@ -47,7 +47,9 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
     stack files, for the first error's next steps (None: generic steps)."""
     env = state.env.result(trt_version, platform)
     diagnoses = rank(entries, state, env)
-    fired = set(state.hits) if diagnoses else set()
+    # An error line is explained by an entry that fired on it, not by one whose support or exclude merely
+    # matched it (an out-of-memory support on "Could not find any implementation" with no memory line).
+    fired = {eid for eid, hits in state.hits.items() if eid in entries and fires(entries[eid], hits)[0]} if diagnoses else set()
     notes: list[str] = []
     if read_lines and not diagnoses and not state.error_lines:
         notes.append("no known failure and no error line found")
