@@ -113,6 +113,11 @@ def test_platform_override() -> None:
     ("Could not find module 'C:\\TensorRT\\lib\\nvinfer_10.dll' (or one of its dependencies)", "10"),
     ("2023-01-27 14:05:53.348636: I tensorflow/compiler/tf2tensorrt/common/utils.cc:106] Linked TensorRT version: 8.4.3",
      "8.4.3"),
+    # real: first-sight batch 2 (u-jetson-benchmarks-9), jetson_release's listing
+    (" TensorRT: 5.0.6.3", "5.0.6"),
+    # written: dpkg -l on JetPack, conda list
+    ("ii  libnvinfer8    8.2.1-1+cuda10.2    arm64    TensorRT runtime libraries", "8.2.1"),
+    ("tensorrt                  8.6.1.6          py310_0    conda-forge", "8.6.1"),
 ])
 def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
     assert diagnose(line).environment.tensorrt_version == version

@@ -45,3 +45,15 @@ def test_an_unexplained_error_is_listed_once_per_masked_text_with_suggestions_on
     assert report.unexplained[0].line == 1
     assert not any(d.id in {s.id for s in report.unexplained[0].similar} for d in report.diagnoses)
     assert report.failure and report.exit_status == 1
+
+
+def test_an_error_line_matched_only_by_a_support_of_an_entry_that_did_not_fire_is_unexplained() -> None:
+    # real: first-sight batch 3 (u-tensorrtx-816, lines 2-3). gpu-out-of-memory has a support signature on
+    # "Could not find any implementation" but no memory line fired it; an info entry fired on line 2.
+    log = ("[11/13/2021-21:41:41] [W] [TRT] Detected invalid timing cache, setup a local cache instead\n"
+           "[11/13/2021-21:41:55] [E] [TRT] 10: [optimizer.cpp::computeCosts::1855] Error Code 10: Internal Error "
+           "(Could not find any implementation for node (Unnamed Layer* 22) [RNN].)\n")
+    report = diagnose(log)
+    assert report.failure
+    assert report.first_error is not None and report.first_error.line == 2
+    assert all(d.id != "int8-grouped-conv-alignment" for d in report.diagnoses)
