@@ -80,6 +80,10 @@ ERRORS = [
     ("real mpirun summary", "  Exit code:    1"),
     ("real Visual Studio error list", "C2664\t\u201cbool google::protobuf::TextFormat::Parse(...)\u201d: could not transfrom"),
     ("real ffmpeg", "pipe:: Invalid data found when processing input"),
+    # first-sight batch 3 (u-mmdeploy-279): GCC in Chinese
+    ("real gcc zh_CN", "/usr/include/c++/4.8.2/bits/c++0x_warning.h:32:2: \u9519\u8bef\uff1a#error This file requires compiler "
+     "and library support for the ISO C++ 2011 standard."),
+    ("written gcc de_DE", "x.cpp:3:10: schwerwiegender Fehler: NvInfer.h: Datei oder Verzeichnis nicht gefunden"),
 ]
 
 NOT_ERRORS = [
@@ -93,6 +97,7 @@ NOT_ERRORS = [
     "INFO base_events.py:10: server started",
     "[12/01/2024-10:00:00] [W] [TRT] Using an engine plan file across different models of devices is not recommended",
     "CUBLAS_STATUS_SUCCESS",
+    "x.cpp:3:10: Warnung: unused variable 'Fehler' [-Wunused-variable]",
 ]
 
 

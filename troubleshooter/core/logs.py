@@ -184,6 +184,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:Could not|could not|Unable to|unable to|Cannot|cannot|Can not|can not) (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register)\b"
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
+    # a compiler's error in the user's language: "file.cu:32:2: 错误：#error ...", "致命错误：", "Fehler:", "erreur :"
+    r"|^\S+:\d+(?::\d+)?: (?:\w{1,20} )?(?:\u81f4\u547d)?(?:\u9519\u8bef|Fehler|erreur|\u043e\u0448\u0438\u0431\u043a\u0430|\u30a8\u30e9\u30fc|errore) ?[:\uff1a]"
     r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c|^Error: |^Error occurred when executing "
     r"|^Unsupported ONNX data type\b|^Falling back to \[.*\] and retrying|\bDifference exceeds tolerance\b"
     r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
@@ -241,6 +243,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Segmentation fault", "core dumped", "Aborted", "Bus error", "Illegal instruction",
                  "Floating point exception", "signal", "Fatal Python", "SIGSEGV", "SIGABRT",
                  "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
+                 "Fehler", "erreur", "\u043e\u0448\u0438\u0431\u043a\u0430", "\u30a8\u30e9\u30fc", "errore",
                  "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
                  "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
                  "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c",
