@@ -178,3 +178,15 @@ def test_every_stack_pattern_match_holds_a_front_end_literal() -> None:
             if any(rx.search(line) for rx, _name in _FRONT_ENDS) and not any(lit in line for lit in FRONT_END_LITERALS):
                 missing.append((path.name, line[:100]))
     assert missing == []
+
+
+@pytest.mark.parametrize(("text", "platform"), [
+    # real: sample_logs/real/t-library-load-failure-jetson-inf-1736 (a Jetson with no other sign of it)
+    ("imagenet: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/libnvinfer.so.8: file too short",
+     "jetson"),
+    # written: an Arm server (SBSA) says so, and is not a Jetson
+    ("ERROR: /usr/lib/aarch64-linux-gnu/libnvinfer.so.10: x\nnvidia-smi: NVIDIA GH200 480GB", "linux"),
+    ("ERROR: /usr/lib/x86_64-linux-gnu/libnvinfer.so.8: x", "linux"),
+])
+def test_64_bit_arm_with_tensorrt_is_a_jetson_unless_an_arm_server_is_named(text: str, platform: str) -> None:
+    assert diagnose(text).environment.platform == platform

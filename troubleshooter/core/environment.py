@@ -129,10 +129,14 @@ _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 _WINDOWS = re.compile(r"\b[A-Z]:\\|\bnvinfer(?:_\d+)?\.dll\b|\.exe\b|PS [A-Z]:\\")
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
+# 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
+_ARM = re.compile(r"\baarch64\b|\barm64\b")
+_ARM_SERVER = re.compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
-                     "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.")
+                     "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.",
+                     "aarch64", "arm64", "sbsa", "SBSA", "Grace", "GH200", "GB200", "GB10")
 
 _CMDLINE = re.compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
 _PRECISION_LINE = re.compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)|^Flags\s+\|\s+\[(?P<flags>[A-Z0-9_, ]*)\]")
@@ -266,7 +270,8 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             self.origin_front_end = "triton" if origin == "glog" else origin
 
     def _platform(self, no: int, raw: str) -> None:
-        for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("linux", _LINUX)):
+        for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("linux", _LINUX), ("arm", _ARM),
+                         ("arm-server", _ARM_SERVER)):
             if name not in self.platform_hits and rx.search(raw):
                 self.platform_hits[name] = no
 
@@ -304,9 +309,12 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             vals["tensorrt_version"] = trt_version_override
             sources.pop("tensorrt_version", None)
         platform: str | None = None
-        for name in ("jetson", "wsl", "windows", "linux"):
+        arm_jetson = "arm" in self.platform_hits and "arm-server" not in self.platform_hits
+        for name in ("jetson", "wsl", "windows", "arm", "linux"):
+            if name == "arm" and not arm_jetson:
+                continue
             if name in self.platform_hits:
-                platform = name
+                platform = "jetson" if name == "arm" else name
                 sources["platform"] = self.platform_hits[name]
                 break
         if platform is None and vals.get("compute_capability") in ("5.3", "6.2", "7.2", "8.7"):
