@@ -182,7 +182,12 @@ _PAYLOAD_ERROR = re.compile(
 _UNTAGGED_FAILURE = re.compile(
     r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
     r"|\b(?:Could not|could not|Unable to|unable to|Cannot|cannot|Can not|can not) (?:parse|create|load|open|build"
-    r"|deserialize|initiali[sz]e|allocate|read|import|register)\b"
+    r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
+    # Python's OSError text printed alone ("[Errno 2] No such file or directory: '...engine'"), a short "X not found."
+    # line, a binary for another CPU ("exec format error"), a server with no GPU, NVIDIA's profilers' error lines
+    r"|^\[(?:Errno|WinError) \d+\] |^[\w .'/-]{1,60}\bnot found[.!]?\s*$|\bexec format error\b"
+    r"|\bno (?:CUDA[- ]capable |NVIDIA )?(?:GPUs?|devices?) (?:are |is )?(?:available|detected|found)\b"
+    r"|^==(?:ERROR|FATAL)== |^\s*Error (?:parsing|reading|loading|opening)\b"
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
     # a compiler's error in the user's language: "file.cu:32:2: 错误：#error ...", "致命错误：", "Fehler:", "erreur :"
     r"|^\S+:\d+(?::\d+)?: (?:\w{1,20} )?(?:\u81f4\u547d)?(?:\u9519\u8bef|Fehler|erreur|\u043e\u0448\u0438\u0431\u043a\u0430|\u30a8\u30e9\u30fc|errore) ?[:\uff1a]"
@@ -243,6 +248,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Segmentation fault", "core dumped", "Aborted", "Bus error", "Illegal instruction",
                  "Floating point exception", "signal", "Fatal Python", "SIGSEGV", "SIGABRT",
                  "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
+                 "[Errno ", "[WinError ", "not found", "format error", "GPUs are", "GPU is", "GPUs available",
+                 "devices are", "device is", "devices available", "==ERROR==", "==FATAL==",
                  "Fehler", "erreur", "\u043e\u0448\u0438\u0431\u043a\u0430", "\u30a8\u30e9\u30fc", "errore",
                  "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
                  "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
