@@ -83,6 +83,17 @@ ERRORS = [
     # first-sight batch 3 (u-mmdeploy-279): GCC in Chinese
     ("real gcc zh_CN", "/usr/include/c++/4.8.2/bits/c++0x_warning.h:32:2: \u9519\u8bef\uff1a#error This file requires compiler "
      "and library support for the ISO C++ 2011 standard."),
+    # first-sight batch 4 (each was silent at first sight)
+    ("real python OSError text", "[Errno 2] No such file or directory: 'D:\\\\ComfyUI\\\\models\\\\tensorrt\\\\dwpose\\\\yolox_l.engine'"),
+    ("real mmdet2trt import", "plugin not found."),
+    ("real docker on another CPU", 'standard_init_linux.go:211: exec user process caused "exec format error"'),
+    ("real triton without GPU", "instance group resnet_0 of model resnet has kind KIND_GPU but no GPUs are available"),
+    ("real nsight compute", "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance "
+     "Counters on the target device 0."),
+    ("real onnx parser text fallback", ' Error parsing text-format onnx2trt_onnx.ModelProto: 1:10: Message type '
+     '"onnx2trt_onnx.ModelProto" has no field named "https"'),
+    ("real triton backend", "Unable to find 'libtriton_tensorrt_plan.so' for model 'object_detection', searched: "
+     "/models/object_detection/1, /models/object_detection, /opt/tritonserver/backends/tensorrt_plan"),
     ("written gcc de_DE", "x.cpp:3:10: schwerwiegender Fehler: NvInfer.h: Datei oder Verzeichnis nicht gefunden"),
 ]
 
@@ -98,6 +109,8 @@ NOT_ERRORS = [
     "[12/01/2024-10:00:00] [W] [TRT] Using an engine plan file across different models of devices is not recommended",
     "CUBLAS_STATUS_SUCCESS",
     "x.cpp:3:10: Warnung: unused variable 'Fehler' [-Wunused-variable]",
+    "Found 2 GPUs available for inference",
+    "==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)",
 ]
 
 
