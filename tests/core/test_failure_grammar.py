@@ -84,7 +84,7 @@ ERRORS = [
     ("real gcc zh_CN", "/usr/include/c++/4.8.2/bits/c++0x_warning.h:32:2: \u9519\u8bef\uff1a#error This file requires compiler "
      "and library support for the ISO C++ 2011 standard."),
     # first-sight batch 4 (each was silent at first sight)
-    ("real python OSError text", "[Errno 2] No such file or directory: 'D:\\\\ComfyUI\\\\models\\\\tensorrt\\\\dwpose\\\\yolox_l.engine'"),
+    ("real python OSError text", "[Errno 2] No such file or directory: 'D:\\\\ComfyUI-aki-v1.7\\\\ComfyUI\\\\models\\\\tensorrt\\\\dwpose\\\\yolox_l.engine'"),
     ("real mmdet2trt import", "plugin not found."),
     ("real docker on another CPU", 'standard_init_linux.go:211: exec user process caused "exec format error"'),
     ("real triton without GPU", "instance group resnet_0 of model resnet has kind KIND_GPU but no GPUs are available"),
