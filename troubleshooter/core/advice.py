@@ -38,7 +38,7 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
         if name not in values:
             return m.group(0)
         v = values[name]
-        if v == MISSING:
+        if v == MISSING or (lang is not None and name in ENV_PLACEHOLDERS and v == _unknown_env(name)):
             return f"<{name}>"  # a name the log did not give: a placeholder the user fills in, never a guess
         if lang in _SHELLS:
             return shlex.quote(v)
@@ -82,6 +82,11 @@ MISSING = "\x00missing\x00"
 UNKNOWN_RELEASE = "your TensorRT"
 
 
+def _unknown_env(key: str) -> str:
+    """What prose says for an environment fact the log does not give (code gets a `<placeholder>` instead)."""
+    return UNKNOWN_RELEASE if key == "tensorrt_version" else f"your {key.replace('_', ' ')}"
+
+
 def template_values(captures: dict[str, str], env: Environment, names: set[str] = frozenset()) -> dict[str, str]:  # type: ignore[assignment]
     vals = dict.fromkeys(names, MISSING)
     vals.update(captures)
@@ -89,10 +94,8 @@ def template_values(captures: dict[str, str], env: Environment, names: set[str] 
         value = getattr(env, key)
         if value:
             vals.setdefault(key, str(value))
-        elif key == "tensorrt_version":
-            vals.setdefault(key, UNKNOWN_RELEASE)
         else:
-            vals.setdefault(key, f"your {key.replace('_', ' ')}")
+            vals.setdefault(key, _unknown_env(key))
     return vals
 
 
