@@ -65,3 +65,21 @@ def test_captured_values_are_quoted_for_the_shell_of_the_step(lang: str, value: 
     from troubleshooter.core.advice import fill
 
     assert fill("run {node}", {"node": value}, lang) == f"run {expected}"
+
+
+def test_an_optional_part_of_prose_is_said_only_when_the_log_gave_its_values() -> None:
+    from troubleshooter.core.advice import MISSING, fill
+
+    text = "The importer[[ for `{op}`]][[ (node {node_number})]] failed[[: `{assertion}`]]."
+    assert fill(text, {"op": "TopK", "node_number": "7", "assertion": MISSING}) == "The importer for `TopK` (node 7) failed."
+    assert fill(text, {"op": MISSING, "node_number": MISSING, "assertion": MISSING}) == "The importer failed."
+    # code keeps `[[` (bash's test syntax) and shows what the log lacks as a <placeholder>
+    assert fill("[[ -f {engine} ]] && rm {engine}", {"engine": MISSING}, "bash") == "[[ -f <engine> ]] && rm <engine>"
+
+
+def test_an_unknown_release_in_a_command_is_a_placeholder_and_in_prose_is_said() -> None:
+    from troubleshooter.core.advice import fill, template_values
+
+    vals = template_values({}, Environment())
+    assert fill('pip install "tensorrt=={tensorrt_version}.*"', vals, "bash") == 'pip install "tensorrt==<tensorrt_version>.*"'
+    assert fill("On TensorRT {tensorrt_version} this fails.", vals) == "On your TensorRT this fails."

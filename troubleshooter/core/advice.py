@@ -17,6 +17,8 @@ from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Command, Environment, Fix, FixStep
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
+"""A part of a KB text said only when the log gave the values it names (prose only; `[[` is bash syntax in code)."""
 _SHELLS = ("bash", "sh", "shell", "console", "zsh")
 _SAFE_WORD = re.compile(r"[\w@%+=:,./\\-]+")
 """A value that needs no quoting in any shell (node names, paths without spaces)."""
@@ -32,6 +34,10 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
     """
     if values.get("tensorrt_version") == UNKNOWN_RELEASE:
         text = text.replace("TensorRT {tensorrt_version}", UNKNOWN_RELEASE)  # not "TensorRT your TensorRT version"
+    if lang is None and "[[" in text:
+        # prose: an optional part `[[ (node {node_number})]]` is said only when the log gave every value in it
+        text = _OPTIONAL.sub(lambda m: m.group(1) if all(
+            values.get(n, MISSING) != MISSING for n in _PLACEHOLDER.findall(m.group(1))) else "", text)
 
     def value(m: re.Match[str]) -> str:
         name = m.group(1)
