@@ -79,10 +79,14 @@ def _evidence_lines(d: Diagnosis, limit: int, lines_in_log: int, full: bool = Fa
 def _fix_lines(d: Diagnosis, max_steps: int = 3, full: bool = False) -> list[Line]:
     out: list[Line] = []
     n = 0
-    for fix in d.fixes if full else d.fixes[:1]:
+    # Without -v: the first steps, up to `max_steps`, read on into the next fix when the first has fewer steps
+    # (a one-step remedy is followed by the next way out, not by nothing).
+    for fix in d.fixes:
+        if not full and n >= max_steps:
+            break
         if full:
             out.append(_row("", f"— {fix.title}"))
-        for step in fix.detail if full else fix.detail[:max_steps]:
+        for step in fix.detail if full else fix.detail[:max_steps - n]:
             n += 1
             out.append(_row("fix" if n == 1 else "", f"{n}. {step.text}"))
             if step.command:
