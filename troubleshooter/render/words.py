@@ -166,7 +166,9 @@ def clues(d: Diagnosis, width: int = 70) -> list[str]:
 def fill_blanks(code: str, lang: str) -> str:
     """A KB command with a blank the log cannot fill (`"<the Conv node inside X>"`): the blank becomes a
     name, explained in a comment line above the command, so the command says what to put there."""
-    found = _PLACEHOLDER.findall(code)
+    # only an ONNX node's name becomes NAME with the Netron hint; other blanks (a version, the dims you run with)
+    # stay `<the ...>` in the command, which says itself what goes there
+    found = [what for what in _PLACEHOLDER.findall(code) if "node" in what]
     if not found:
         return code
     comment = "#" if lang in ("python", "bash", "sh", "shell", "console", "powershell", "zsh", "text", "") else "//"
