@@ -174,7 +174,7 @@ _FRONT_ENDS = [
     (re.compile(r"\bmmdeploy\b"), "mmdeploy"),
     (re.compile(r"jetson[-_.]inference|jetson_utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
-    (re.compile(r"[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b|paddle_inference|paddle::"), "paddle-inference"),
+    (re.compile(r"[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b|paddle_inference|paddle::|(?:\b|_)pd_op\.\w"), "paddle-inference"),
     (re.compile(r"\btorch2trt\b"), "torch2trt"),
     (re.compile(r"[Pp]olygraphy"), "polygraphy"),
     (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
@@ -185,7 +185,7 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       "nvinferserver", "gie", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",
                       "export.py", "TensorRT: ", "ComfyUI", "comfy", "mmdeploy", "jetson", "detectNet", "imageNet",
-                      "segNet", "poseNet", "tensorNet", "addle", "torch2trt")
+                      "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt")
 STACKS = tuple(name for _rx, name in _FRONT_ENDS)
 """The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
