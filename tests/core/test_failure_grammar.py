@@ -94,6 +94,13 @@ ERRORS = [
      '"onnx2trt_onnx.ModelProto" has no field named "https"'),
     ("real triton backend", "Unable to find 'libtriton_tensorrt_plan.so' for model 'object_detection', searched: "
      "/models/object_detection/1, /models/object_detection, /opt/tritonserver/backends/tensorrt_plan"),
+    # first-sight batch 5
+    ("real Visual Studio debugger zh_CN", "0x00007FFF7138420D (cudnn64_8.dll) (QtPaddle.exe \u4e2d)\u5904\u6709\u672a\u7ecf"
+     "\u5904\u7406\u7684\u5f02\u5e38: \u8bf7\u6c42\u4e86\u4e25\u91cd\u7684\u7a0b\u5e8f\u9000\u51fa"),
+    ("real Visual Studio output zh_CN", "\u7a0b\u5e8f\u201c[15824] Test_Algorithm.exe\u201d\u5df2\u9000\u51fa\uff0c"
+     "\u8fd4\u56de\u503c\u4e3a -1073740791 (0xc0000409)\u3002"),
+    ("real cmake", "-- Library that was found nvinfer_LIB_PATH-NOTFOUND"),
+    ("real cmake compiler", "Compiler: CMAKE_CUDA_COMPILER-NOTFOUND "),
     ("written gcc de_DE", "x.cpp:3:10: schwerwiegender Fehler: NvInfer.h: Datei oder Verzeichnis nicht gefunden"),
 ]
 
@@ -110,6 +117,7 @@ NOT_ERRORS = [
     "CUBLAS_STATUS_SUCCESS",
     "x.cpp:3:10: Warnung: unused variable 'Fehler' [-Wunused-variable]",
     "Found 2 GPUs available for inference",
+    "\u7a0b\u5e8f\u201c[15824] Test_Algorithm.exe: \u7a0b\u5e8f\u8ddf\u8e2a\u201d\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a 0 (0x0)\u3002",
     "==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)",
 ]
 

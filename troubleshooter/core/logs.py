@@ -188,6 +188,11 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^\[(?:Errno|WinError) \d+\] |^[\w .'/-]{1,60}\bnot found[.!]?\s*$|\bexec format error\b"
     r"|\bno (?:CUDA[- ]capable |NVIDIA )?(?:GPUs?|devices?) (?:are |is )?(?:available|detected|found)\b"
     r"|^==(?:ERROR|FATAL)== |^\s*Error (?:parsing|reading|loading|opening)\b"
+    # Visual Studio's debugger and output window (also in Chinese): an unhandled exception, a program's exit code;
+    # CMake's NOTFOUND values for a library or a compiler it needs
+    r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
+    r"|\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a -?[1-9]\d* \(0x[0-9a-fA-F]+\)"
+    r"|\b\w+_(?:LIB(?:RARY)?|LIB_PATH|COMPILER)-NOTFOUND\b"
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
     # a compiler's error in the user's language: "file.cu:32:2: 错误：#error ...", "致命错误：", "Fehler:", "erreur :"
     r"|^\S+:\d+(?::\d+)?: (?:\w{1,20} )?(?:\u81f4\u547d)?(?:\u9519\u8bef|Fehler|erreur|\u043e\u0448\u0438\u0431\u043a\u0430|\u30a8\u30e9\u30fc|errore) ?[:\uff1a]"
@@ -248,6 +253,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Segmentation fault", "core dumped", "Aborted", "Bus error", "Illegal instruction",
                  "Floating point exception", "signal", "Fatal Python", "SIGSEGV", "SIGABRT",
                  "\u6bb5\u9519\u8bef", "\u6838\u5fc3\u5df2\u8f6c\u50a8", "\u5df2\u653e\u5f03", "\u9519\u8bef",
+                 "Unhandled exception at", "\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38", "\u8fd4\u56de\u503c\u4e3a", "-NOTFOUND",
                  "[Errno ", "[WinError ", "not found", "format error", "GPUs are", "GPU is", "GPUs available",
                  "devices are", "device is", "devices available", "==ERROR==", "==FATAL==",
                  "Fehler", "erreur", "\u043e\u0448\u0438\u0431\u043a\u0430", "\u30a8\u30e9\u30fc", "errore",
