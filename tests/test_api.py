@@ -25,7 +25,6 @@ from troubleshooter import (
     load_kb,
 )
 from troubleshooter.errors import LintError
-from troubleshooter.records import FrozenRecordError
 
 ROOT = Path(__file__).resolve().parent.parent
 FUSION_LOG = (
@@ -135,11 +134,13 @@ def test_wrong_types_raise_input_error(bad: Any) -> None:
 
 
 def test_reports_are_frozen() -> None:
+    from pydantic import ValidationError
+
     report = diagnose(FUSION_LOG)
-    with pytest.raises(FrozenRecordError, match="model_copy"):
+    with pytest.raises(ValidationError, match="frozen"):
         report.notes = ["x"]  # type: ignore[misc]
     assert report.top is not None
-    with pytest.raises(AttributeError):
+    with pytest.raises(ValidationError, match="frozen"):
         report.top.confidence = 1.0  # type: ignore[misc]
     assert report.model_copy(update={"notes": ["x"]}).notes == ["x"] and report.notes != ["x"]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -27,7 +28,6 @@ from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
 from troubleshooter.models import PLATFORMS, Report, Source, Suggestion, Unexplained
-from troubleshooter.records import Record, field
 from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ _SIGNATURE_BUDGET = env_seconds("TRT_WHY_SIGNATURE_BUDGET", SIGNATURE_BUDGET)
 """The matchers' limits (read once, at import: see docs/limits.md)."""
 
 
-class Options(Record, kw_only=False):
+@dataclass(frozen=True)
+class Options:
     """What a diagnosis may be told besides the log. Checked when made: a bad option fails before a
     byte of the log is read.
 
@@ -64,7 +65,7 @@ class Options(Record, kw_only=False):
     model: str | os.PathLike[str] | None = None
     redact: bool = False
     redact_names: bool = False
-    kb_dirs: Sequence[str | os.PathLike[str]] = field(default=())
+    kb_dirs: Sequence[str | os.PathLike[str]] = ()
     matcher: str | None = None
 
     def __post_init__(self) -> None:
@@ -85,10 +86,10 @@ class Options(Record, kw_only=False):
             raise TypeError(f"options: an Options, not {type(options).__name__} (other options are keyword-only)")
         if not fields:
             return options or cls()
-        unknown = sorted(set(fields) - set(cls.model_fields))
+        unknown = sorted(set(fields) - set(cls.__dataclass_fields__))
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(unknown)}")
-        return cls(**{**options.__dict__, **fields}) if options is not None else cls(**fields)
+        return replace(options, **fields) if options is not None else cls(**fields)
 
 
 class Engine:

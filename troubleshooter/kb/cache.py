@@ -26,10 +26,11 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
 
-from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
-from troubleshooter.records import Record
+from pydantic import BaseModel
 
-M = TypeVar("M", bound=Record)
+from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
+
+M = TypeVar("M", bound=BaseModel)
 
 CACHE_VERSION = "2"
 KEEP_FILES = 8
@@ -43,9 +44,9 @@ def cache_dir() -> Path:
 
 def _code_files() -> list[Path]:
     """The code whose behaviour the cached data may depend on: every module of the engine and the KB layer
-    (records, kb/, core/). A git checkout that changes any of them gets a new key, whatever `__version__` says."""
+    (models, kb/, core/). A git checkout that changes any of them gets a new key, whatever `__version__` says."""
     package = Path(__file__).resolve().parent.parent
-    files = [package / "records.py", package / "models.py"]
+    files = [package / "models.py"]
     for sub in ("kb", "core"):
         try:
             files.extend(sorted((package / sub).glob("*.py")))
@@ -132,34 +133,34 @@ def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
 
 
 def trusted(cls: type[M], data: Any) -> M:
-    """A model rebuilt from its own `model_dump(mode="json")`, without validating it again.
+    """A model rebuilt from its own `model_dump(mode="json")` with `model_construct`, without validating it again.
 
     The cache holds entries that were validated when it was written, by this very code (the cache key
-    hashes the package's files): validating them again would import pydantic and build its validators
-    for the whole KB schema on every run, the larger part of loading the KB. Raises KeyError/TypeError/ValueError on a
-    cache that does not have the shape this code writes (the caller then reads the YAML)."""
-    if not isinstance(data, dict):
-        raise TypeError(f"{cls.__name__}: not an object")
+    hashes the package's files). Validating them again costs a one-shot run about 100 ms, a third of it:
+    pydantic builds the validators of the whole KB schema (and looks up its plugins) on every run. What
+    JSON cannot say (nested models, dates) is rebuilt here, from the fields' annotations. Raises
+    KeyError/TypeError/ValueError on a cache that does not have the shape this code writes (the caller
+    then reads the YAML)."""
+    if not isinstance(data, dict) or data.keys() != cls.model_fields.keys():
+        raise KeyError(f"{cls.__name__}: not the fields this code writes")
     values = dict(data)
-    plan: tuple[tuple[str, Convert], ...] = _conversions(cls)  # type: ignore[arg-type]  # a class is hashable
-    for name, convert in plan:
-        value = values.get(name)
+    for name, convert in _conversions(cls):
+        value = values[name]
         if value is not None:
             values[name] = convert(value)
-    return cls.from_fields(values)
+    return cls.model_construct(**values)
 
 
 Convert = Callable[[Any], Any]
 
 
 @functools.cache
-def _conversions(cls: type[Record]) -> tuple[tuple[str, Convert], ...]:
-    """The fields of a record whose JSON form is not their value (nested records, lists of them, dates),
+def _conversions(cls: type[BaseModel]) -> tuple[tuple[str, Convert], ...]:
+    """The fields of a model whose JSON form is not their value (nested models, lists of them, dates),
     with the function that rebuilds each: worked out once per class."""
     out = []
-    hints = cls.field_types()
-    for name in cls.model_fields:
-        convert = _converter(hints[name])
+    for name, info in cls.model_fields.items():
+        convert = _converter(info.annotation)
         if convert is not None:
             out.append((name, convert))
     return tuple(out)
@@ -173,15 +174,12 @@ def _converter(annotation: Any) -> Convert | None:
     if origin is list:
         (item,) = get_args(annotation)
         each = _converter(item)
-        if each is None:
-            return None
-        return lambda values: [None if v is None else each(v) for v in values]
-    if isinstance(annotation, type):
-        if issubclass(annotation, Record):
-            model = annotation
-            return lambda value: trusted(model, value)
-        if annotation is dt.date:
-            return dt.date.fromisoformat
+        return None if each is None else lambda values: [each(v) for v in values]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        model = annotation
+        return lambda value: trusted(model, value)
+    if annotation is dt.date:
+        return dt.date.fromisoformat
     return None
 
 
