@@ -2,15 +2,15 @@
 
 Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
 more than the rest of a small run. The cache holds the validated entries (as JSON: no pickle, no
-code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes, of the
-code that reads them (schema, loader, literal derivation) and of the package version, so editing
-any entry, adding or removing one, or upgrading trt-why selects another cache file. Reading the
-KB's bytes to hash them costs about a millisecond; parsing them costs a hundred.
+code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes and of the
+code that reads them (the models, kb/, core/), so editing any entry, adding or removing one, or
+upgrading trt-why's code selects another cache file. Reading the KB's bytes to hash them costs about
+a millisecond; parsing them costs a hundred.
 
-Cached entries are rebuilt without validating them again (they were validated when the cache was
-written, by this very code): a cache file of another shape fails the rebuild, and then the KB is
-read from YAML. A cache that cannot be
-read or written is simply ignored; TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
+Cached entries are rebuilt with `model_construct`, without validating them again (they were validated
+when the cache was written, by this very code): a cache file of another shape fails the rebuild, and
+then the KB is read from YAML. A cache that cannot be read or written is simply ignored;
+TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
 """
 
 from __future__ import annotations
@@ -44,7 +44,9 @@ def cache_dir() -> Path:
 
 def _code_files() -> list[Path]:
     """The code whose behaviour the cached data may depend on: every module of the engine and the KB layer
-    (models, kb/, core/). A git checkout that changes any of them gets a new key, whatever `__version__` says."""
+    (models, kb/, core/). A git checkout or an upgrade that changes any of them gets a new key; one that changes
+    none keeps a cache that is still right (the version is not in the key: reading it from the package metadata
+    would cost every run ~40 ms)."""
     package = Path(__file__).resolve().parent.parent
     files = [package / "models.py"]
     for sub in ("kb", "core"):
@@ -56,10 +58,8 @@ def _code_files() -> list[Path]:
 
 
 def cache_key(folders: Sequence[Path]) -> str:
-    """SHA-256 of the KB files' names and bytes, the code reading them and the package version."""
-    from troubleshooter import __version__
-
-    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION} {__version__}\0".encode())
+    """SHA-256 of the KB files' names and bytes and of the code reading them."""
+    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION}\0".encode())
     for code in _code_files():
         try:
             h.update(code.read_bytes())
