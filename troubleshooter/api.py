@@ -36,6 +36,7 @@ from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matche
 if TYPE_CHECKING:
     from troubleshooter.core.suggest import Suggester
     from troubleshooter.kb.cache import Derived
+    from troubleshooter.kb.stacks import Stack
     from troubleshooter.lint.report import LintReport
     from troubleshooter.scan.ingest import Opened
 
@@ -242,10 +243,8 @@ def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
-    from troubleshooter.kb.stacks import stack_for
-
     found = findings(state, engine.matcher.entries, _SuggesterWhenNeeded(engine), trt_version=opts.trt_version,
-                     platform=opts.platform, read_lines=bool(lines and nbytes), stack_of=stack_for)
+                     platform=opts.platform, read_lines=bool(lines and nbytes), stack_of=_stack_for)
     notes = [*opened.notes, *state.notes]
     if opened.truncated:
         notes.append(opened.stop_reason or "reading stopped early")
@@ -262,6 +261,14 @@ def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | 
         failure=found.failure,
         first_error=found.first_error,
     )
+
+
+def _stack_for(front_end: str | None) -> Stack | None:
+    """`kb.stacks.stack_for`, imported when a report first needs a stack (a first error nothing explains): the
+    stack models are not declared for the others."""
+    from troubleshooter.kb.stacks import stack_for
+
+    return stack_for(front_end)
 
 
 def lint(path: PathLike, *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:
