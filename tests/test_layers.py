@@ -202,7 +202,7 @@ def test_core_reads_no_environment_file_or_process(what: str) -> None:
 
 
 def test_models_import_only_errors_and_exit_codes() -> None:
-    allowed = {"troubleshooter.errors", "troubleshooter.exit_codes", "troubleshooter.records"}
+    allowed = {"troubleshooter.errors", "troubleshooter.exit_codes"}
     assert set(import_graph()["troubleshooter.models"]) <= allowed
 
 

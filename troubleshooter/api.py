@@ -15,41 +15,46 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from troubleshooter.core.logs import decode_line, strip_ansi
+from troubleshooter.core.logs import decode_line as decode_line
+from troubleshooter.core.logs import strip_ansi as strip_ansi
 from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
 from troubleshooter.core.regexes import MATCH_TIMEOUT
-from troubleshooter.core.versions import KNOWN_RELEASES, normalise
+from troubleshooter.core.versions import KNOWN_RELEASES as KNOWN_RELEASES
+from troubleshooter.core.versions import normalise
 from troubleshooter.envvars import env_seconds
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
-from troubleshooter.models import PLATFORMS, Report, Source, Suggestion, Unexplained
-from troubleshooter.records import Record, field
+from troubleshooter.models import PLATFORMS as PLATFORMS
+from troubleshooter.models import Report, Source, Suggestion, Unexplained
 from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
     from troubleshooter.core.suggest import Suggester
     from troubleshooter.kb.cache import Derived
+    from troubleshooter.kb.stacks import Stack
     from troubleshooter.lint.report import LintReport
     from troubleshooter.scan.ingest import Opened
 
-__all__ = ["KNOWN_RELEASES", "PLATFORMS", "Engine", "Options", "check_trt_version", "decode_line", "diagnose",
-           "diagnose_path", "diagnose_stream", "get_engine", "lint", "load_kb", "strip_ansi", "unexplained_key"]
-"""The public API. `KNOWN_RELEASES`: the TensorRT releases the version advice knows, newest last;
-`decode_line` (bytes to text, never fails) and `strip_ansi` (colour and control codes out): how the
-engine reads a line, for a way in that shows one."""
+# The public API is the package's (`troubleshooter.__all__`). The ways in (CLI, TUI, fleet) also use the helpers
+# re-exported here (`import x as x`): `KNOWN_RELEASES`, the TensorRT releases the version advice knows, newest
+# last; `PLATFORMS`; `decode_line` (bytes to text, never fails) and `strip_ansi` (colour and control codes out):
+# how the engine reads a line, for a way in that shows one; and `check_trt_version`, `unexplained_key` below.
 
 Progress = Callable[[int], None]
+PathLike = str | os.PathLike[str]
 
 _MATCH_TIMEOUT = env_seconds("TRT_WHY_MATCH_TIMEOUT", MATCH_TIMEOUT)
 _SIGNATURE_BUDGET = env_seconds("TRT_WHY_SIGNATURE_BUDGET", SIGNATURE_BUDGET)
 """The matchers' limits (read once, at import: see docs/limits.md)."""
 
 
-class Options(Record, kw_only=False):
+@dataclass(frozen=True)
+class Options:
     """What a diagnosis may be told besides the log. Checked when made: a bad option fails before a
     byte of the log is read.
 
@@ -61,10 +66,10 @@ class Options(Record, kw_only=False):
 
     trt_version: str | None = None
     platform: str | None = None
-    model: str | os.PathLike[str] | None = None
+    model: PathLike | None = None
     redact: bool = False
     redact_names: bool = False
-    kb_dirs: Sequence[str | os.PathLike[str]] = field(default=())
+    kb_dirs: Sequence[PathLike] = ()
     matcher: str | None = None
 
     def __post_init__(self) -> None:
@@ -79,16 +84,15 @@ class Options(Record, kw_only=False):
         object.__setattr__(self, "kb_dirs", tuple(self.kb_dirs))
 
     @classmethod
-    def of(cls, options: Options | None, fields: dict[str, Any]) -> Options:
-        """`options` with `fields` (keyword arguments of the diagnose functions) laid over it."""
+    def of(cls, options: Options | None, given: dict[str, Any]) -> Options:
+        """`options` (None: the defaults) with the option keywords of a diagnose function that were given (not
+        None) laid over it."""
         if options is not None and not isinstance(options, Options):
             raise TypeError(f"options: an Options, not {type(options).__name__} (other options are keyword-only)")
-        if not fields:
+        given = {name: value for name, value in given.items() if value is not None}
+        if not given:
             return options or cls()
-        unknown = sorted(set(fields) - set(cls.model_fields))
-        if unknown:
-            raise TypeError(f"unknown option(s): {', '.join(unknown)}")
-        return cls(**{**options.__dict__, **fields}) if options is not None else cls(**fields)
+        return replace(options, **given) if options is not None else cls(**given)
 
 
 class Engine:
@@ -144,12 +148,12 @@ _engines: dict[tuple[tuple[str, ...], str], Engine] = {}
 _lock = threading.Lock()
 
 
-def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = False) -> KnowledgeBase:
+def load_kb(extra: Sequence[PathLike] = (), *, strict: bool = False) -> KnowledgeBase:
     """The built-in knowledge base plus extra folders (and TRT_WHY_KB_PATH)."""
     return _load_kb(extra, strict=strict)
 
 
-def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | None = None) -> Engine:
+def get_engine(extra: Sequence[PathLike] = (), *, prefer: str | None = None) -> Engine:
     """The shared engine for these KB folders and matcher choice (built on first use)."""
     try:
         choice = matcher_choice(prefer)
@@ -167,36 +171,57 @@ def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | No
         return engine
 
 
-def diagnose(log: str | bytes, options: Options | None = None, *, name: str = "<text>",
-             engine: Engine | None = None, **fields: Any) -> Report:
+# Each option is a keyword of its own (not **fields): a misspelt one is a type error, not a run-time surprise.
+def diagnose(  # noqa: PLR0913
+    log: str | bytes, options: Options | None = None, *, name: str = "<text>", engine: Engine | None = None,
+    trt_version: str | None = None, platform: str | None = None, model: PathLike | None = None,
+    redact: bool | None = None, redact_names: bool | None = None, kb_dirs: Sequence[PathLike] | None = None,
+    matcher: str | None = None,
+) -> Report:
     """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised).
 
-    Options as an `Options` or as keyword arguments (`diagnose(text, trt_version="8.6")`)."""
+    The options as an `Options`, or as keywords of the same names (`diagnose(text, trt_version="8.6")`); a keyword
+    given (not None) is laid over `options`. `name` names the log in the report; `engine`: a loaded KB and
+    matcher (`get_engine`, the shared one by default). Raises InputError on a bad option or input."""
     from troubleshooter.scan import ingest
 
-    return _run(lambda: ingest.open_data(log, name), Options.of(options, fields), engine)
+    opts = Options.of(options, {"trt_version": trt_version, "platform": platform, "model": model, "redact": redact,
+                                "redact_names": redact_names, "kb_dirs": kb_dirs, "matcher": matcher})
+    return _run(lambda: ingest.open_data(log, name), opts, engine)
 
 
-def diagnose_path(path: str | os.PathLike[str], options: Options | None = None, *, progress: Progress | None = None,
-                  engine: Engine | None = None, **fields: Any) -> Report:
+def diagnose_path(  # noqa: PLR0913
+    path: PathLike, options: Options | None = None, *, progress: Progress | None = None, engine: Engine | None = None,
+    trt_version: str | None = None, platform: str | None = None, model: PathLike | None = None,
+    redact: bool | None = None, redact_names: bool | None = None, kb_dirs: Sequence[PathLike] | None = None,
+    matcher: str | None = None,
+) -> Report:
     """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded. `progress` is
-    called with the number of bytes read so far."""
+    called with the number of bytes read so far; the other keywords as for `diagnose`."""
     from troubleshooter.scan import ingest
 
-    return _run(lambda: ingest.open_path(path), Options.of(options, fields), engine, progress, os.fspath(path))
+    opts = Options.of(options, {"trt_version": trt_version, "platform": platform, "model": model, "redact": redact,
+                                "redact_names": redact_names, "kb_dirs": kb_dirs, "matcher": matcher})
+    return _run(lambda: ingest.open_path(path), opts, engine, progress, os.fspath(path))
 
 
-def diagnose_stream(stream: IO[bytes], options: Options | None = None, *, name: str = "<stdin>",
-                    progress: Progress | None = None, engine: Engine | None = None, **fields: Any) -> Report:
-    """Diagnose a binary stream (stdin)."""
+def diagnose_stream(  # noqa: PLR0913
+    stream: IO[bytes], options: Options | None = None, *, name: str = "<stdin>", progress: Progress | None = None,
+    engine: Engine | None = None, trt_version: str | None = None, platform: str | None = None,
+    model: PathLike | None = None, redact: bool | None = None, redact_names: bool | None = None,
+    kb_dirs: Sequence[PathLike] | None = None, matcher: str | None = None,
+) -> Report:
+    """Diagnose a binary stream (stdin); the keywords as for `diagnose_path`."""
     from troubleshooter.scan import ingest
 
-    return _run(lambda: ingest.open_stream(stream, name), Options.of(options, fields), engine, progress)  # type: ignore[arg-type]
+    opts = Options.of(options, {"trt_version": trt_version, "platform": platform, "model": model, "redact": redact,
+                                "redact_names": redact_names, "kb_dirs": kb_dirs, "matcher": matcher})
+    return _run(lambda: ingest.open_stream(stream, name), opts, engine, progress)  # type: ignore[arg-type]
 
 
 def _run(open_log: Callable[[], Opened], opts: Options, engine: Engine | None, progress: Progress | None = None,
          path: str | None = None) -> Report:
-    """The options are already checked (`Options.of`); then the engine, then the log is opened."""
+    """The options are already checked (`Options`); then the engine, then the log is opened."""
     eng = engine or get_engine(opts.kb_dirs, prefer=opts.matcher)
     report = _report(open_log(), eng, opts, progress, path)
     if opts.model is not None:
@@ -218,10 +243,8 @@ def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
-    from troubleshooter.kb.stacks import stack_for
-
     found = findings(state, engine.matcher.entries, _SuggesterWhenNeeded(engine), trt_version=opts.trt_version,
-                     platform=opts.platform, read_lines=bool(lines and nbytes), stack_of=stack_for)
+                     platform=opts.platform, read_lines=bool(lines and nbytes), stack_of=_stack_for)
     notes = [*opened.notes, *state.notes]
     if opened.truncated:
         notes.append(opened.stop_reason or "reading stopped early")
@@ -240,7 +263,15 @@ def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | 
     )
 
 
-def lint(path: str | os.PathLike[str], *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:
+def _stack_for(front_end: str | None) -> Stack | None:
+    """`kb.stacks.stack_for`, imported when a report first needs a stack (a first error nothing explains): the
+    stack models are not declared for the others."""
+    from troubleshooter.kb.stacks import stack_for
+
+    return stack_for(front_end)
+
+
+def lint(path: PathLike, *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:
     """Lint an ONNX model for TensorRT. Needs the `lint` extra (onnx)."""
     from troubleshooter.lint import lint_path
 

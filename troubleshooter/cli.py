@@ -71,16 +71,10 @@ class _Platforms(Sequence[str]):
 
 
 def version() -> str:
-    """The installed distribution's version (package metadata), or the package's own when not installed."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
+    """The installed distribution's version (`troubleshooter.__version__`, read from the package metadata)."""
+    import troubleshooter
 
-    try:
-        return dist_version("trt-why")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        from troubleshooter import __version__
-
-        return __version__
+    return troubleshooter.__version__
 
 
 class _Version(argparse.Action):

@@ -1,7 +1,8 @@
 """Result models: what the engine returns and every renderer, the TUI and the MCP server consume.
 
-They are frozen records (``troubleshooter.records``): plain objects with pydantic's method names,
-validated, serialized and described by pydantic on demand. ``Report.model_dump_json()`` is the
+They are frozen pydantic models, built lazily (``defer_build``): a text report builds them with
+``model_construct`` and never needs their validators; JSON output, validation and the published
+schemas (``troubleshooter.schemas``) build them on first use. ``Report.model_dump_json()`` is the
 CLI's ``--format json``. "Not known" is ``None``, never a guess.
 """
 
@@ -10,8 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal, get_args
 
-from troubleshooter.records import Record
-from troubleshooter.records import field as Field
+from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
@@ -22,8 +22,8 @@ PLATFORMS: tuple[Platform, ...] = get_args(Platform)
 """The same, as a tuple (`--platform`'s choices, the TUI's list)."""
 
 
-class _Frozen(Record):
-    pass
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Level(str, Enum):

@@ -19,12 +19,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from troubleshooter import exit_codes
-from troubleshooter.records import Record
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def _schema(model: type[BaseModel] | type[Record], title: str) -> dict[str, Any]:
+def _schema(model: type[BaseModel], title: str) -> dict[str, Any]:
     schema = model.model_json_schema(mode="serialization")
     schema["$schema"] = SCHEMA_DIALECT
     schema["title"] = title

@@ -23,7 +23,7 @@ def test_each_stack_file_validates_and_names_its_tracker(path) -> None:  # type:
     stack = parse_stack(path.read_text(encoding="utf-8"), str(path), path.stem)
     assert stack.tracker.name == TRACKERS[stack.id]
     assert all(s.source.startswith("https://") for s in [*stack.steps, stack.reproduce])
-    # the unvalidated build a report uses gives the same record
+    # the unvalidated build a report uses (model_construct) gives the same stack
     assert parse_stack(path.read_text(encoding="utf-8"), str(path), path.stem, validate=False) == stack
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from troubleshooter.core.versions import normalise
 from troubleshooter.models import Environment
-from troubleshooter.records import Record, field
 
 Transform = Callable[["re.Match[str]"], str | None]
 
@@ -37,7 +37,8 @@ def _group(name: str = "v") -> Transform:
     return lambda m: m.group(name).strip() or None
 
 
-class FactPattern(Record, kw_only=False):
+@dataclass(frozen=True)
+class FactPattern:
     field: str
     literals: tuple[str, ...]
     regex: re.Pattern[str]
@@ -198,7 +199,8 @@ def all_literals() -> list[str]:
     return sorted(lits)
 
 
-class EnvCollector(Record, frozen=False, kw_only=False):
+@dataclass
+class EnvCollector:
     """Accumulates facts line by line; `result()` gives the Environment."""
 
     values: dict[str, tuple[int, str, int]] = field(default_factory=dict)  # field -> (priority, value, line)
@@ -330,6 +332,7 @@ class EnvCollector(Record, frozen=False, kw_only=False):
             sources["front_end"] = self.front_ends[front]
         opset = vals.pop("onnx_opset", None)
         env = Environment.model_construct(
+            None,  # the fields set: pydantic works them out (a `**vals` key would otherwise be taken for it)
             **vals,
             onnx_opset=int(opset) if opset else None,
             platform=platform,

@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from dataclasses import dataclass
 from typing import TypeAlias
 
 import regex
-
-from troubleshooter.records import Record
 
 IGNORECASE: int = int(regex.IGNORECASE)
 MULTILINE: int = int(regex.MULTILINE)
@@ -73,7 +72,8 @@ class RegexSyntaxError(ValueError):
         self.pos = pos
 
 
-class Char(Record, kw_only=False):
+@dataclass(frozen=True)
+class Char:
     """One character out of a set. `literal` is the character a literal stands for (None for a class,
     an escape class or the dot); a one-character class such as ``[.]`` is a literal too."""
 
@@ -94,13 +94,15 @@ class Char(Record, kw_only=False):
         return _accepts(source, self.flags & _MATCH_FLAGS, ch)
 
 
-class Seq(Record, kw_only=False):
+@dataclass(frozen=True)
+class Seq:
     """Items matched one after another."""
 
     items: tuple[Node, ...]
 
 
-class Alt(Record, kw_only=False):
+@dataclass(frozen=True)
+class Alt:
     """A choice between sequences (``a|b``)."""
 
     branches: tuple[Seq, ...]
@@ -110,7 +112,8 @@ GROUP_KINDS = ("capture", "group", "atomic", "branch-reset", "ahead", "not-ahead
 LOOKAROUNDS = frozenset({"ahead", "not-ahead", "behind", "not-behind"})
 
 
-class Group(Record, kw_only=False):
+@dataclass(frozen=True)
+class Group:
     """A parenthesised sub-pattern; `kind` is one of GROUP_KINDS ("group": non-capturing)."""
 
     kind: str
@@ -118,7 +121,8 @@ class Group(Record, kw_only=False):
     name: str | None = None
 
 
-class Repeat(Record, kw_only=False):
+@dataclass(frozen=True)
+class Repeat:
     """``body`` repeated `lo` to `hi` times (`hi` None: unbounded); mode greedy, lazy or possessive."""
 
     body: Node
@@ -127,20 +131,23 @@ class Repeat(Record, kw_only=False):
     mode: str = "greedy"
 
 
-class Anchor(Record, kw_only=False):
+@dataclass(frozen=True)
+class Anchor:
     """A zero-width position test: ``^ $ \\A \\Z \\z \\b \\B \\G \\m \\M`` (as written)."""
 
     source: str
     flags: int = 0
 
 
-class Backref(Record, kw_only=False):
+@dataclass(frozen=True)
+class Backref:
     """A back-reference to a group, by number or name."""
 
     ref: str
 
 
-class Conditional(Record, kw_only=False):
+@dataclass(frozen=True)
+class Conditional:
     """``(?(cond)yes|no)``: `condition` is a group reference (its text) or a look-around `Group`."""
 
     condition: str | Group
@@ -148,7 +155,8 @@ class Conditional(Record, kw_only=False):
     no: Seq | None
 
 
-class Opaque(Record, kw_only=False):
+@dataclass(frozen=True)
+class Opaque:
     """A construct nothing here analyses (recursion, verbs, ``\\K``, ``\\X``, ``\\R``, named lists, fuzzy
     matching): `source` says which; `body` is the item a fuzzy constraint applies to."""
 
@@ -159,7 +167,8 @@ class Opaque(Record, kw_only=False):
 Node: TypeAlias = Char | Seq | Alt | Group | Repeat | Anchor | Backref | Conditional | Opaque
 
 
-class Parsed(Record, kw_only=False):
+@dataclass(frozen=True)
+class Parsed:
     """A parsed pattern: `root`, the flags it was parsed with, and the flags set by inline ``(?flags)``
     items anywhere in it (``(?i)``, not the scoped ``(?i:...)``)."""
 

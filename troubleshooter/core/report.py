@@ -9,6 +9,7 @@ The one place the steps after matching run, in order; `api` only adds what the r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from troubleshooter.core.ranking import fires, rank
@@ -16,7 +17,6 @@ from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Diagnosis, Environment, Unexplained
-from troubleshooter.records import Record
 
 if TYPE_CHECKING:
     from troubleshooter.kb.stacks import Stack
@@ -25,7 +25,8 @@ StackOf = Callable[[str | None], "Stack | None"]
 """The stack file serving a front end (`kb.stacks.stack_for`; None: unknown stack): handed in, the core reads no file."""
 
 
-class Findings(Record, kw_only=False):
+@dataclass(frozen=True)
+class Findings:
     """What the core found in one log."""
 
     environment: Environment

@@ -7,9 +7,10 @@ evidence lines and distinct captured values are capped, and counts keep going.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from troubleshooter.core.environment import EnvCollector
 from troubleshooter.models import Evidence, LogLine
-from troubleshooter.records import Record, field
 
 MAX_EVIDENCE = 25
 MAX_VALUES = 60
@@ -21,7 +22,8 @@ MAX_ERROR_LINE_CHARS = 2048
 """Kept error lines (for the unexplained list) are cut to this many characters."""
 
 
-class SignatureHits(Record, frozen=False, kw_only=False):
+@dataclass
+class SignatureHits:
     count: int = 0
     first_line: int = 0
     last_line: int = 0
@@ -30,13 +32,15 @@ class SignatureHits(Record, frozen=False, kw_only=False):
     values: dict[str, list[str]] = field(default_factory=dict)
 
 
-class EntryHits(Record, frozen=False, kw_only=False):
+@dataclass
+class EntryHits:
     """Everything one entry's signatures found in one log."""
 
     by_sig: dict[str, SignatureHits] = field(default_factory=dict)
 
 
-class MatchState(Record, frozen=False, kw_only=False):
+@dataclass
+class MatchState:
     """Per-log results of the streaming pass."""
 
     hits: dict[str, EntryHits] = field(default_factory=dict)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from troubleshooter.models import Diagnosis, FixStep, Report, Unexplained
+from troubleshooter.models import Command, Diagnosis, FixStep, Report, Unexplained
 from troubleshooter.render import words
 
 MAX_DIAGNOSES = 5
@@ -46,19 +46,12 @@ class LogLine(_Frozen):
     text: str = Field(description="The line (cut with … past 400 characters).")
 
 
-class FirstCommand(_Frozen):
-    """The first command of a fix."""
-
-    lang: str = Field(description="bash, python, cpp, powershell, text...")
-    code: str = Field(description="The command or snippet, with the log's names filled in.")
-
-
 class FixSummary(_Frozen):
     """One fix: its title and the first command it runs (the full report has every step)."""
 
     title: str
     first_step: str = Field(description="The fix's first step, in words.")
-    command: FirstCommand | None = Field(default=None, description="The first command among its steps, if any.")
+    command: Command | None = Field(default=None, description="The first command among its steps, if any.")
 
 
 class DiagnosisSummary(_Frozen):
@@ -121,7 +114,7 @@ def _fix(title: str, steps: list[FixStep], values: list[str]) -> FixSummary:
     command = next((s.command for s in steps if s.command is not None), None)
     shown = None
     if command is not None and len(command.code.rstrip().splitlines()) <= MAX_COMMAND_LINES:
-        shown = FirstCommand(lang=command.lang, code=words.fill_blanks(command.code.rstrip(), command.lang))
+        shown = Command(lang=command.lang, code=words.fill_blanks(command.code.rstrip(), command.lang))
     return FixSummary(title=title, first_step=first, command=shown)
 
 

@@ -13,7 +13,6 @@ the folders the operator allowed (none by default), after resolving symlinks.
 from __future__ import annotations
 
 import functools
-import inspect
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -32,7 +31,6 @@ from troubleshooter.integrations.answer import Detail, DiagnoseAnswer, answer
 from troubleshooter.kb.schema import Entry
 from troubleshooter.lint.report import LintReport
 from troubleshooter.models import Report, Suggestion
-from troubleshooter.records import Record
 
 MAX_LOG_BYTES = 20 * 1024 * 1024
 """diagnose_log reads at most this many bytes of log_text (UTF-8); the rest is dropped with a note."""
@@ -266,23 +264,6 @@ def _allowed_root(folder: str | os.PathLike[str]) -> Path:
     return real
 
 
-def _as_model(method: Callable[..., Record], record: type[Record]) -> Callable[..., BaseModel]:
-    """The tool as the SDK needs it: returning the record's pydantic model (`Record.pydantic_model`).
-
-    The SDK builds a tool's input and output schemas from its signature and serializes what it returns
-    with pydantic_core; reports and KB entries are records, which pydantic knows through that model."""
-    model = record.pydantic_model()
-
-    @functools.wraps(method)
-    def tool(*args: object, **kwargs: object) -> BaseModel:
-        return method(*args, **kwargs).to_pydantic()
-
-    signature = inspect.signature(method, eval_str=True)
-    tool.__signature__ = signature.replace(return_annotation=model)  # type: ignore[attr-defined]
-    tool.__annotations__ = {**{n: p.annotation for n, p in signature.parameters.items()}, "return": model}
-    return tool
-
-
 def _compact_text(method: Callable[..., BaseModel]) -> Callable[..., CallToolResult]:
     """The tool, answering with its model as structured content and the same JSON, without indentation, as
     text (the SDK would indent it: a third more bytes of an assistant's context, for clients that read text)."""
@@ -300,6 +281,9 @@ def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
                  max_log_bytes: int = MAX_LOG_BYTES) -> MCPServer:
     """The MCP server with its four tools. ``allow_dirs``: folders lint_onnx_model may read."""
     tools = _Tools(allow_dirs, max_log_bytes)
+    # explain_issue hands the SDK an Entry, which it serializes with pydantic_core: build the deferred model
+    # now (pydantic 2.13 refuses one still deferred there).
+    Entry.model_rebuild()
     limit_mb = f"{max_log_bytes / 1e6:g} MB"
     server: MCPServer = MCPServer("trt-why", title="trt-why: TensorRT build-failure diagnosis",
                                   instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
@@ -318,7 +302,7 @@ def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
             "say so. Pass trt_version when the log does not print it; pass redact=true before sharing."),
     )
     server.add_tool(
-        _as_model(tools.explain_issue, Entry), name="explain_issue", title="Explain a known TensorRT issue",
+        tools.explain_issue, name="explain_issue", title="Explain a known TensorRT issue",
         annotations=_read_only("Explain a known TensorRT issue"),
         description=(
             "Return the full trt-why knowledge-base entry for one known TensorRT failure, by its id (as "

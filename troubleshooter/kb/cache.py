@@ -2,15 +2,15 @@
 
 Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
 more than the rest of a small run. The cache holds the validated entries (as JSON: no pickle, no
-code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes, of the
-code that reads them (schema, loader, literal derivation) and of the package version, so editing
-any entry, adding or removing one, or upgrading trt-why selects another cache file. Reading the
-KB's bytes to hash them costs about a millisecond; parsing them costs a hundred.
+code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes and of the
+code that reads them (the models, kb/, core/), so editing any entry, adding or removing one, or
+upgrading trt-why's code selects another cache file. Reading the KB's bytes to hash them costs about
+a millisecond; parsing them costs a hundred.
 
-Cached entries are rebuilt without validating them again (they were validated when the cache was
-written, by this very code): a cache file of another shape fails the rebuild, and then the KB is
-read from YAML. A cache that cannot be
-read or written is simply ignored; TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
+Cached entries are rebuilt with `model_construct`, without validating them again (they were validated
+when the cache was written, by this very code): a cache file of another shape fails the rebuild, and
+then the KB is read from YAML. A cache that cannot be read or written is simply ignored;
+TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
 
-from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
-from troubleshooter.records import Record
+from pydantic import BaseModel
 
-M = TypeVar("M", bound=Record)
+from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
+
+M = TypeVar("M", bound=BaseModel)
 
 CACHE_VERSION = "2"
 KEEP_FILES = 8
@@ -43,9 +44,11 @@ def cache_dir() -> Path:
 
 def _code_files() -> list[Path]:
     """The code whose behaviour the cached data may depend on: every module of the engine and the KB layer
-    (records, kb/, core/). A git checkout that changes any of them gets a new key, whatever `__version__` says."""
+    (models, kb/, core/). A git checkout or an upgrade that changes any of them gets a new key; one that changes
+    none keeps a cache that is still right (the version is not in the key: reading it from the package metadata
+    would cost every run ~40 ms)."""
     package = Path(__file__).resolve().parent.parent
-    files = [package / "records.py", package / "models.py"]
+    files = [package / "models.py"]
     for sub in ("kb", "core"):
         try:
             files.extend(sorted((package / sub).glob("*.py")))
@@ -55,10 +58,8 @@ def _code_files() -> list[Path]:
 
 
 def cache_key(folders: Sequence[Path]) -> str:
-    """SHA-256 of the KB files' names and bytes, the code reading them and the package version."""
-    from troubleshooter import __version__
-
-    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION} {__version__}\0".encode())
+    """SHA-256 of the KB files' names and bytes and of the code reading them."""
+    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION}\0".encode())
     for code in _code_files():
         try:
             h.update(code.read_bytes())
@@ -132,34 +133,34 @@ def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
 
 
 def trusted(cls: type[M], data: Any) -> M:
-    """A model rebuilt from its own `model_dump(mode="json")`, without validating it again.
+    """A model rebuilt from its own `model_dump(mode="json")` with `model_construct`, without validating it again.
 
     The cache holds entries that were validated when it was written, by this very code (the cache key
-    hashes the package's files): validating them again would import pydantic and build its validators
-    for the whole KB schema on every run, the larger part of loading the KB. Raises KeyError/TypeError/ValueError on a
-    cache that does not have the shape this code writes (the caller then reads the YAML)."""
-    if not isinstance(data, dict):
-        raise TypeError(f"{cls.__name__}: not an object")
+    hashes the package's files). Validating them again costs a one-shot run about 100 ms, a third of it:
+    pydantic builds the validators of the whole KB schema (and looks up its plugins) on every run. What
+    JSON cannot say (nested models, dates) is rebuilt here, from the fields' annotations. Raises
+    KeyError/TypeError/ValueError on a cache that does not have the shape this code writes (the caller
+    then reads the YAML)."""
+    if not isinstance(data, dict) or data.keys() != cls.model_fields.keys():
+        raise KeyError(f"{cls.__name__}: not the fields this code writes")
     values = dict(data)
-    plan: tuple[tuple[str, Convert], ...] = _conversions(cls)  # type: ignore[arg-type]  # a class is hashable
-    for name, convert in plan:
-        value = values.get(name)
+    for name, convert in _conversions(cls):
+        value = values[name]
         if value is not None:
             values[name] = convert(value)
-    return cls.from_fields(values)
+    return cls.model_construct(**values)
 
 
 Convert = Callable[[Any], Any]
 
 
 @functools.cache
-def _conversions(cls: type[Record]) -> tuple[tuple[str, Convert], ...]:
-    """The fields of a record whose JSON form is not their value (nested records, lists of them, dates),
+def _conversions(cls: type[BaseModel]) -> tuple[tuple[str, Convert], ...]:
+    """The fields of a model whose JSON form is not their value (nested models, lists of them, dates),
     with the function that rebuilds each: worked out once per class."""
     out = []
-    hints = cls.field_types()
-    for name in cls.model_fields:
-        convert = _converter(hints[name])
+    for name, info in cls.model_fields.items():
+        convert = _converter(info.annotation)
         if convert is not None:
             out.append((name, convert))
     return tuple(out)
@@ -173,15 +174,12 @@ def _converter(annotation: Any) -> Convert | None:
     if origin is list:
         (item,) = get_args(annotation)
         each = _converter(item)
-        if each is None:
-            return None
-        return lambda values: [None if v is None else each(v) for v in values]
-    if isinstance(annotation, type):
-        if issubclass(annotation, Record):
-            model = annotation
-            return lambda value: trusted(model, value)
-        if annotation is dt.date:
-            return dt.date.fromisoformat
+        return None if each is None else lambda values: [each(v) for v in values]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        model = annotation
+        return lambda value: trusted(model, value)
+    if annotation is dt.date:
+        return dt.date.fromisoformat
     return None
 
 

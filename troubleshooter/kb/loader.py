@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from troubleshooter.envvars import env_int
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry
-from troubleshooter.records import Record, field
 
 if TYPE_CHECKING:
     import yaml
@@ -57,7 +57,8 @@ def extra_kb_dirs(explicit: Sequence[str | os.PathLike[str]] = ()) -> list[Path]
     return dirs
 
 
-class KBProblem(Record, kw_only=False):
+@dataclass(frozen=True)
+class KBProblem:
     """One entry that could not be loaded."""
 
     path: str
@@ -67,7 +68,8 @@ class KBProblem(Record, kw_only=False):
         return f"{self.path}: {self.message}"
 
 
-class KnowledgeBase(Record, frozen=False, kw_only=False):
+@dataclass
+class KnowledgeBase:
     """The loaded entries, in id order, plus the problems met while loading."""
 
     entries: list[Entry]

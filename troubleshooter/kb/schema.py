@@ -9,9 +9,9 @@ import datetime as _dt
 import json
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
 from troubleshooter.models import Platform
-from troubleshooter.records import Record
-from troubleshooter.records import field as Field
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
@@ -23,8 +23,10 @@ Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "stron
 Severity = Literal["error", "warning", "info"]
 
 
-class _Strict(Record):
-    """Frozen, no unknown keys: validated from YAML with ``model_validate`` (see troubleshooter.records)."""
+class _Strict(BaseModel):
+    """Frozen, no unknown keys: validated from YAML (and from the KB cache) with ``model_validate``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _check_specifier(value: str | None) -> str | None:
@@ -81,9 +83,11 @@ class Signature(_Strict):
         "When several triggers fired, the most severe of theirs wins.",
     )
 
-    def _check(self) -> None:
+    @model_validator(mode="after")
+    def _severity_on_triggers(self) -> Signature:
         if self.severity is not None and self.role != "trigger":
             raise ValueError(f"signature {self.id!r}: `severity` is for triggers only (this one is a {self.role})")
+        return self
 
     def effective_weight(self) -> float:
         if self.weight is not None:
@@ -102,9 +106,11 @@ class Match(_Strict):
 class Applies(_Strict):
     """Where the entry applies. Outside it, a match is demoted and the report says why."""
 
-    trt: str | None = Field(default=None, check=_check_specifier, description="TensorRT versions, e.g. '>=8.0,<10'.")
+    trt: str | None = Field(default=None, description="TensorRT versions, e.g. '>=8.0,<10'.")
     platforms: list[Platform] = Field(default_factory=list, description="Empty: all platforms.")
     precisions: list[Precision] = Field(default_factory=list, description="Empty: any precision.")
+
+    _trt = field_validator("trt")(_check_specifier)
 
 
 class Cause(_Strict):
@@ -125,17 +131,18 @@ class Cause(_Strict):
 
 
 class VersionAdvice(_Strict):
-    versions: str = Field(check=_check_specifier,
-                          description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
+    versions: str = Field(description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
     status: Status
     text: str
+
+    _versions = field_validator("versions")(_check_specifier)
 
 
 class Step(_Strict):
     text: str
     code: str | None = Field(default=None, description="A command or snippet to run.")
     lang: str | None = Field(default=None, description="Language of `code`: bash, python, cpp...")
-    versions: str | None = Field(default=None, check=_check_specifier, description="Only for these TensorRT versions.")
+    versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
     unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
     platforms: list[Platform] = Field(
@@ -145,14 +152,18 @@ class Step(_Strict):
         default_factory=list,
         description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
 
-    def _check(self) -> None:
+    _versions = field_validator("versions")(_check_specifier)
+
+    @model_validator(mode="after")
+    def _lang_with_code(self) -> Step:
         if self.code is not None and not self.lang:
             raise ValueError("a step with `code` needs `lang` (bash, python, cpp, text)")
+        return self
 
 
 class FixSpec(_Strict):
     title: str
-    versions: str | None = Field(default=None, check=_check_specifier, description="Only for these TensorRT versions.")
+    versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
     unless: list[str] = Field(default_factory=list, description="Not when one of these signatures matched.")
     platforms: list[Platform] = Field(default_factory=list, description="Only on these platforms (empty: all).")
@@ -160,6 +171,8 @@ class FixSpec(_Strict):
         default_factory=list,
         description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
     steps: list[Step] = Field(min_length=1)
+
+    _versions = field_validator("versions")(_check_specifier)
 
 
 class Reference(_Strict):
@@ -211,7 +224,8 @@ class Entry(_Strict):
     examples: Examples
     todo: list[str] = Field(default_factory=list, description="Known gaps, recorded rather than hidden.")
 
-    def _check(self) -> None:
+    @model_validator(mode="after")
+    def _conventions(self) -> Entry:
         ids = [s.id for s in self.match.signatures]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
@@ -236,6 +250,7 @@ class Entry(_Strict):
             raise ValueError("examples.match: add at least one log the entry must match")
         if len(self.examples.no_match) < 1:
             raise ValueError("examples.no_match: add at least one near miss the entry must not match")
+        return self
 
 
 def json_schema() -> str:

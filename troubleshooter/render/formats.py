@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
-
-from troubleshooter.records import Record, field
 
 Product = Literal["report", "reports", "lint", "fleet-log", "fleet-summary", "eval"]
 
 
-class Format(Record, kw_only=False):
+@dataclass(frozen=True)
+class Format:
     """One output format."""
 
     name: str

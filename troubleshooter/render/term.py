@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from typing import TextIO
-
-from troubleshooter.records import Record
 
 MIN_WIDTH = 80
 MAX_WIDTH = 200
 
 
-class Terminal(Record, kw_only=False):
+@dataclass(frozen=True)
+class Terminal:
     width: int | None
     """Columns to fit, or None: do not wrap (a pipe or a file)."""
     colour: bool

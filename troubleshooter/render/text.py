@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.models import Diagnosis, Environment, Report
-from troubleshooter.records import Record
 from troubleshooter.render import words
 from troubleshooter.render.fold import fit_code
 from troubleshooter.render.words import headline
@@ -41,7 +41,8 @@ CUT_AT = 160
 """A secondary evidence line is cut here when piped (the first one is always whole)."""
 
 
-class Line(Record, kw_only=False):
+@dataclass(frozen=True)
+class Line:
     """One element of the report, before layout."""
 
     kind: Literal["head", "row", "code", "plain", "blank", "menu"]

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from troubleshooter.core.bytefreq import BYTE_FREQ as _BYTE_FREQ
-from troubleshooter.records import Record
 
 HYPERSCAN_MIN_BYTES = 96 * 1024
 """With TRT_WHY_MATCHER=auto, inputs smaller than this use the pure finder: one `bytes.find` per literal
@@ -46,7 +46,8 @@ class Finder(Protocol):
 
 
 
-class Needles(Record, kw_only=False):
+@dataclass(frozen=True)
+class Needles:
     """The prefilter needles in canonical form (what every finder compiles)."""
 
     literals: tuple[bytes, ...]
@@ -135,7 +136,8 @@ def _find_cost(byte: int) -> float:
     return _FIND_PASS + 80.0 * _BYTE_FREQ[byte]
 
 
-class _Plan(Record, kw_only=False):
+@dataclass(frozen=True)
+class _Plan:
     """How the pure finder searches a large region for a set of literals."""
 
     re_passes: dict[bytes, list[bytes]]

@@ -24,12 +24,12 @@ import io
 import os
 import stat
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from troubleshooter.envvars import env_int
 from troubleshooter.errors import InputError
-from troubleshooter.records import Record, field
 
 SNIFF_BYTES = 64 * 1024
 """The encoding and binary checks look at this much of the start of the text."""
@@ -66,7 +66,8 @@ _TEXT_CONTROL = frozenset((0, 8, 9, 10, 12, 13, 27))
 """Control bytes a text log may contain (NUL is dropped, backspace and ESC come with terminals)."""
 
 
-class _Status(Record, frozen=False, kw_only=False):
+@dataclass
+class _Status:
     """Shared by the layers of one opened log: did reading stop early, and why."""
 
     truncated: bool = False
@@ -315,7 +316,8 @@ class _DropNul(_Layer):
                 return len(chunk)
 
 
-class Opened(Record, frozen=False, kw_only=False):
+@dataclass
+class Opened:
     """A log opened for scanning."""
 
     name: str
