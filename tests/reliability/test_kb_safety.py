@@ -14,6 +14,7 @@ from rel_helpers import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_erro
 
 from troubleshooter import api
 from troubleshooter.api import Engine
+from troubleshooter.cli.kb_selftest import SCAFFOLD
 from troubleshooter.core.regexes import VALIDATE_LENGTH, adversarial_inputs, check_backtracking
 from troubleshooter.errors import KBError
 from troubleshooter.kb.loader import (
@@ -26,7 +27,6 @@ from troubleshooter.kb.loader import (
     safe_load_yaml,
 )
 from troubleshooter.kb.schema import Entry, Signature
-from troubleshooter.selftest import SCAFFOLD
 
 BUILTIN_COUNT = len(load_folders([builtin_kb_dir()]).entries)
 

@@ -13,7 +13,7 @@ reports        several logs' reports as one document           fn(reports, **ter
 lint           an ONNX model's lint (`lint.report.LintReport`) fn(lint_report, **terminal) -> str
 fleet-log      one log's record in `trt-why scan`              fn(record: dict) -> str
 fleet-summary  the summary that ends `trt-why scan`            fn(summary: dict) -> str
-eval           `trt-why eval`'s figures (`evaluate.EvalResult`) fn(result, **terminal) -> str
+eval           `trt-why eval`'s figures (`cli.eval.EvalResult`) fn(result, **terminal) -> str
 =============  ==============================================  =====================================
 
 ``**terminal`` is given only to a format marked ``terminal`` (laid out for a screen): ``colour``,
@@ -66,7 +66,7 @@ FORMATS: tuple[Format, ...] = (
         "reports": "troubleshooter.render.text:render_text_many",
         "lint": "troubleshooter.lint.render:render_lint_text",
         "fleet-summary": "troubleshooter.render.fleet:render_fleet_text",
-        "eval": "troubleshooter.evaluate:render_eval_text",
+        "eval": "troubleshooter.render.eval:render_eval_text",
     }, terminal=True),
     Format("markdown", ".md", "Markdown", {
         "report": "troubleshooter.render.markdown:render_markdown",
@@ -77,7 +77,7 @@ FORMATS: tuple[Format, ...] = (
         "report": "troubleshooter.render.json:render_json",
         "reports": "troubleshooter.render.json:render_json_many",
         "lint": "troubleshooter.lint.render:render_lint_json",
-        "eval": "troubleshooter.evaluate:render_eval_json",
+        "eval": "troubleshooter.render.eval:render_eval_json",
     }, export=True),
     Format("issue", ".issue.md", "Issue draft", {
         "report": "troubleshooter.render.issue:render_issue",
