@@ -127,7 +127,7 @@ AREAS = {
     "ways in": ("troubleshooter.cli", "troubleshooter.tui", "troubleshooter.integrations"),
     "render and models": ("troubleshooter.render", "troubleshooter.models"),
     "api": ("troubleshooter.api", "troubleshooter"),
-    "scan": ("troubleshooter.scan",),
+    "reading": ("troubleshooter.reading",),
     "kb": ("troubleshooter.kb",),
     "lint": ("troubleshooter.lint",),
     "core": ("troubleshooter.core",),
@@ -156,7 +156,7 @@ def test_the_cycle_finder_finds_cycles() -> None:
 
 # -- what each layer may import ---------------------------------------------------------------------
 
-CORE_MAY_NOT_IMPORT = ("troubleshooter.scan", "troubleshooter.api", "troubleshooter.render", "troubleshooter.tui",
+CORE_MAY_NOT_IMPORT = ("troubleshooter.reading", "troubleshooter.api", "troubleshooter.render", "troubleshooter.tui",
                        "troubleshooter.cli", "troubleshooter.integrations", "troubleshooter.lint", "argparse", "textual",
                        "onnx", "multiprocessing")
 CORE_MAY_NOT_USE = {

@@ -5,7 +5,7 @@ Never prints, never exits, reads only what it is given. Bad input raises
 matcher are built once and shared.
 
 A thin facade: every option is checked (`Options`) before a byte is read, the reading layer
-(`troubleshooter.scan`) turns bytes into candidate lines for the core's matcher, the core ranks what
+(`troubleshooter.reading`) turns bytes into candidate lines for the core's matcher, the core ranks what
 matched (`troubleshooter.core`), and the options that act on the finished report (a model to lint,
 redaction) are applied last.
 """
@@ -27,14 +27,14 @@ from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
 from troubleshooter.models import PLATFORMS, Report, Source, Suggestion, Unexplained
+from troubleshooter.reading import MATCHERS, Finders, literal_index_factory, matcher_choice
 from troubleshooter.records import Record, field
-from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
     from troubleshooter.core.suggest import Suggester
     from troubleshooter.kb.cache import Derived
     from troubleshooter.lint.report import LintReport
-    from troubleshooter.scan.ingest import Opened
+    from troubleshooter.reading.ingest import Opened
 
 __all__ = ["KNOWN_RELEASES", "PLATFORMS", "Engine", "Options", "check_trt_version", "decode_line", "diagnose",
            "diagnose_path", "diagnose_stream", "get_engine", "lint", "load_kb", "strip_ansi", "unexplained_key"]
@@ -172,7 +172,7 @@ def diagnose(log: str | bytes, options: Options | None = None, *, name: str = "<
     """Diagnose a log given as text or bytes (gzip and UTF-16 are recognised).
 
     Options as an `Options` or as keyword arguments (`diagnose(text, trt_version="8.6")`)."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     return _run(lambda: ingest.open_data(log, name), Options.of(options, fields), engine)
 
@@ -181,7 +181,7 @@ def diagnose_path(path: str | os.PathLike[str], options: Options | None = None, 
                   engine: Engine | None = None, **fields: Any) -> Report:
     """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded. `progress` is
     called with the number of bytes read so far."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     return _run(lambda: ingest.open_path(path), Options.of(options, fields), engine, progress, os.fspath(path))
 
@@ -189,7 +189,7 @@ def diagnose_path(path: str | os.PathLike[str], options: Options | None = None, 
 def diagnose_stream(stream: IO[bytes], options: Options | None = None, *, name: str = "<stdin>",
                     progress: Progress | None = None, engine: Engine | None = None, **fields: Any) -> Report:
     """Diagnose a binary stream (stdin)."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     return _run(lambda: ingest.open_stream(stream, name), Options.of(options, fields), engine, progress)  # type: ignore[arg-type]
 
@@ -213,7 +213,7 @@ def _run(open_log: Callable[[], Opened], opts: Options, engine: Engine | None, p
 def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | None, path: str | None) -> Report:
     """Read (the reading layer), then what the core finds, then the report with what reading noted."""
     from troubleshooter.core.report import findings
-    from troubleshooter.scan import scan
+    from troubleshooter.reading import scan
 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:

@@ -16,8 +16,8 @@ from perf_helpers import HAVE_HYPERSCAN, SAMPLES, engine, generate_log, report_j
 from troubleshooter import api
 from troubleshooter.core.logs import parse_line
 from troubleshooter.core.state import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUE_CHARS, MAX_VALUES, MatchState
-from troubleshooter.scan import ingest
-from troubleshooter.scan import stream as scan
+from troubleshooter.reading import ingest
+from troubleshooter.reading import stream as scan
 
 SAMPLES_LOG = SAMPLES / "yolov8-int8-orin-silu.log"
 needs_hyperscan = pytest.mark.skipif(not HAVE_HYPERSCAN, reason="hyperscan is not installed (the `fast` extra)")
@@ -167,7 +167,7 @@ def test_memory_of_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, generated: 
 def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPatch, generated: Path,
                                                      tmp_path: Path) -> None:
     """A large file scanned in parts on several processes: the same report as one pass."""
-    from troubleshooter.scan import parallel
+    from troubleshooter.reading import parallel
 
     # Every kind of line near every part boundary: wrapped lines, NUL bytes, environment facts.
     mixed = tmp_path / "mixed.log"
@@ -209,7 +209,7 @@ def _part_states(eng: api.Engine, lines: list[bytes], cut: list[int]) -> list[tu
 
 def test_merged_parts_equal_one_state() -> None:
     """`merge_parts` over states built from consecutive slices of lines equals one state."""
-    from troubleshooter.scan.parallel import merge_parts
+    from troubleshooter.reading.parallel import merge_parts
 
     eng = engine("python")
     lines = []
@@ -274,7 +274,7 @@ def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -
 def test_numpy_newline_counting_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Line numbers counted with numpy (large inputs) are the ones `bytes.count` gives."""
     numpy = pytest.importorskip("numpy")
-    from troubleshooter.scan import newlines
+    from troubleshooter.reading import newlines
 
     log = tmp_path / "all.log"
     log.write_bytes(b"".join(p.read_bytes() + b"\n\n" for p in sample_logs()))
@@ -327,7 +327,7 @@ def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_pa
 def test_ordered_merge_in_any_arrival_order() -> None:
     """Chunk results merged as they arrive, in any order, give the in-order merge; the shared flag
     goes up once the merged chunks hold every error line a report keeps."""
-    from troubleshooter.scan.parallel import OrderedMerge, merge_parts
+    from troubleshooter.reading.parallel import OrderedMerge, merge_parts
 
     eng = engine("python")
     lines = []
@@ -358,7 +358,7 @@ def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: 
                                                                    tmp_path: Path) -> None:
     """A chunk that does not open as plain UTF-8 (here every line starts with a byte-order mark) makes
     the parts give up, and the report is the single pass's."""
-    from troubleshooter.scan import parallel
+    from troubleshooter.reading import parallel
 
     log = tmp_path / "bom.log"
     log.write_bytes(b"".join(b"\xef\xbb\xbf" + line + b"\n" for line in SAMPLES_LOG.read_bytes().splitlines()) * 3)
@@ -376,7 +376,7 @@ def test_no_parts_while_other_threads_run(monkeypatch: pytest.MonkeyPatch) -> No
     """Forking beside other threads is not safe: a process that runs them scans in one pass."""
     import threading
 
-    from troubleshooter.scan import parallel
+    from troubleshooter.reading import parallel
 
     monkeypatch.setenv("TRT_WHY_JOBS", "2")
     big = 4 * parallel.PARALLEL_MIN_BYTES

@@ -138,7 +138,7 @@ def kb_explain(args: argparse.Namespace) -> int:
     from troubleshooter.cli.kb_selftest import explain
 
     entry = _entry(_load(args), args.id)
-    from troubleshooter.scan.ingest import open_path
+    from troubleshooter.reading.ingest import open_path
 
     opened = open_path(args.log)
     data = bytearray()

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from troubleshooter.core.state import MAX_ERROR_LINES, MatchState, merge_into
 from troubleshooter.envvars import env_int
-from troubleshooter.scan.newlines import counter_for
-from troubleshooter.scan.stream import BUFFER_BYTES
+from troubleshooter.reading.newlines import counter_for
+from troubleshooter.reading.stream import BUFFER_BYTES
 
 if TYPE_CHECKING:
     from troubleshooter.core.matcher import Matcher
-    from troubleshooter.scan import Finders
+    from troubleshooter.reading import Finders
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024
 """Files at least this big are scanned in parts on several cores (TRT_WHY_JOBS=1 turns it off)."""
@@ -119,8 +119,8 @@ def scan_file_parallel(path: str, matcher: Matcher, finders: Finders, size: int,
     import multiprocessing
     import os
 
-    from troubleshooter.scan import ingest
-    from troubleshooter.scan.stream import FileRange, line_start_at_or_after, scan_stream, whole_lines
+    from troubleshooter.reading import ingest
+    from troubleshooter.reading.stream import FileRange, line_start_at_or_after, scan_stream, whole_lines
 
     finder = finders.for_size(None)  # built once, before forking
     counter = counter_for(size)
