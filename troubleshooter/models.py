@@ -48,6 +48,10 @@ Severity = Literal["error", "warning", "info"]
 
 SEVERITY_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
 
+MAX_TRIGGER_EVIDENCE = 8
+"""`Diagnosis.evidence` holds at most this many trigger lines, the first ones: fewer, and every line that
+triggered the diagnosis is there (a renderer counting them may rely on it)."""
+
 
 class LogLine(_Frozen):
     """One line of the input, with its wrappers recognised."""

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from troubleshooter.core.ranking import MAX_SHOWN_EVIDENCE
-from troubleshooter.models import Diagnosis, Environment, Report
+from troubleshooter.models import MAX_TRIGGER_EVIDENCE, Diagnosis, Environment, Report
 
 CAPTURE_WORDS: dict[str, str] = {
     "tensor": "tensors",
@@ -59,7 +58,7 @@ def trigger_lines(d: Diagnosis, lines_in_log: int) -> int:
     line was kept as evidence, their number is exact; never more lines than the log has.
     """
     kept = len([e for e in d.evidence if e.role == "trigger"])
-    total = kept if kept < MAX_SHOWN_EVIDENCE else max(kept, d.occurrences)
+    total = kept if kept < MAX_TRIGGER_EVIDENCE else max(kept, d.occurrences)
     return max(kept, min(total, lines_in_log)) if lines_in_log > 0 else total
 
 
