@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from troubleshooter.core.logs import decode_line, strip_ansi
-from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
+from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher, check_entry, derive
 from troubleshooter.core.regexes import MATCH_TIMEOUT
 from troubleshooter.core.versions import KNOWN_RELEASES, normalise
 from troubleshooter.envvars import env_seconds
@@ -31,8 +31,8 @@ from troubleshooter.reading import MATCHERS, Finders, literal_index_factory, mat
 from troubleshooter.records import Record, field
 
 if TYPE_CHECKING:
+    from troubleshooter.core.matcher import Derived
     from troubleshooter.core.suggest import Suggester
-    from troubleshooter.kb.cache import Derived
     from troubleshooter.lint.report import LintReport
     from troubleshooter.reading.ingest import Opened
 
@@ -121,7 +121,7 @@ class Engine:
             choice = matcher_choice(prefer)
         except ValueError as exc:
             raise InputError(str(exc)) from None
-        matcher = Matcher(kb.entries, derived.literals if derived else None, required=derived.required if derived else None,
+        matcher = Matcher(kb.entries, derived["literals"] if derived else None, required=derived["required"] if derived else None,
                           index_factory=literal_index_factory(choice),
                           match_timeout=_MATCH_TIMEOUT, signature_budget=_SIGNATURE_BUDGET)
         return cls(kb, matcher, Finders(matcher.prefilter, choice))
@@ -146,7 +146,7 @@ _lock = threading.Lock()
 
 def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = False) -> KnowledgeBase:
     """The built-in knowledge base plus extra folders (and TRT_WHY_KB_PATH)."""
-    return _load_kb(extra, strict=strict)
+    return _load_kb(extra, strict=strict, check=check_entry)
 
 
 def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | None = None) -> Engine:
@@ -159,9 +159,9 @@ def get_engine(extra: Sequence[str | os.PathLike[str]] = (), *, prefer: str | No
     with _lock:
         engine = _engines.get(key)
         if engine is None:
-            from troubleshooter.kb.cache import load_kb_and_literals
+            from troubleshooter.kb.cache import load_kb_cached
 
-            kb, derived = load_kb_and_literals(extra)
+            kb, derived = load_kb_cached(extra, check=check_entry, derive=derive)
             engine = Engine.from_kb(kb, choice, derived)
             _engines[key] = engine
         return engine

@@ -13,7 +13,10 @@ import yaml
 from rel_helpers import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_error, run_cli
 
 from troubleshooter import api
-from troubleshooter.api import Engine
+from troubleshooter.api import (
+    Engine,
+    load_kb,  # the KB as the engine loads it: its regexes checked
+)
 from troubleshooter.cli.kb_selftest import SCAFFOLD
 from troubleshooter.core.regexes import VALIDATE_LENGTH, adversarial_inputs, check_backtracking
 from troubleshooter.errors import KBError
@@ -22,7 +25,6 @@ from troubleshooter.kb.loader import (
     KnowledgeBase,
     builtin_kb_dir,
     load_folders,
-    load_kb,
     parse_entry,
     safe_load_yaml,
 )

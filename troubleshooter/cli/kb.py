@@ -32,7 +32,7 @@ def kb_schema(args: argparse.Namespace) -> int:
 def kb_new(args: argparse.Namespace) -> int:
     import re
 
-    from troubleshooter.kb.loader import load_kb
+    from troubleshooter.api import load_kb
     from troubleshooter.kb.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, args.id):
@@ -52,7 +52,7 @@ def kb_new(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> KnowledgeBase:
-    from troubleshooter.kb.loader import load_kb
+    from troubleshooter.api import load_kb
 
     return load_kb(args.kb, strict=args.strict)
 
