@@ -324,10 +324,10 @@ def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert len(eng.matcher._memo_ts) > 10  # lines were remembered, within the bound
 
 
-def test_ordered_merge_in_any_arrival_order() -> None:
-    """Chunk results merged as they arrive, in any order, give the in-order merge; the shared flag
-    goes up once the merged chunks hold every error line a report keeps."""
-    from troubleshooter.reading.parallel import OrderedMerge, merge_parts
+def test_parts_merge_raises_the_flag_once_every_error_line_is_in() -> None:
+    """Part results merged as they come (in file order: `Pool.imap` keeps it) give the one-pass state; the
+    shared flag goes up once the merged parts hold every error line a report keeps (later parts keep none)."""
+    from troubleshooter.reading.parallel import PartsMerge, merge_parts
 
     eng = engine("python")
     lines = []
@@ -341,17 +341,14 @@ def test_ordered_merge_in_any_arrival_order() -> None:
     class Flag:
         value = 0
 
-    for seed in range(3):
-        order = list(range(len(parts)))
-        random.Random(seed).shuffle(order)
-        flag = Flag()
-        merge = OrderedMerge(flag)
-        for k in order:
-            merge.add(k, (parts[k][0], parts[k][1], 10, True))
-        assert merge.merged == len(parts) and merge.lines == len(lines) and merge.nbytes == 10 * len(parts)
-        assert repr(merge.state.hits) == repr(expected.hits) and merge.state.env == expected.env
-        assert merge.state.error_lines == expected.error_lines
-        assert len(expected.error_lines) == MAX_ERROR_LINES and flag.value == 1
+    flag = Flag()
+    merge = PartsMerge(flag)
+    for state, n in parts:
+        merge.add((state, n, 10, True))
+    assert merge.merged == len(parts) and merge.lines == len(lines) and merge.nbytes == 10 * len(parts)
+    assert repr(merge.state.hits) == repr(expected.hits) and merge.state.env == expected.env
+    assert merge.state.error_lines == expected.error_lines
+    assert len(expected.error_lines) == MAX_ERROR_LINES and flag.value == 1
 
 
 def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: pytest.MonkeyPatch,
