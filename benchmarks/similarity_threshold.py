@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from troubleshooter.api import diagnose_path, get_engine
+from troubleshooter.cli.eval import label_of, load_expectation
 from troubleshooter.core import similarity
 from troubleshooter.core.logs import parse_line
-from troubleshooter.evaluate import label_of, load_expectation
 
 PRECISION = 0.95
 

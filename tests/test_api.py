@@ -400,7 +400,7 @@ def test_reads_only_the_files_it_was_given(tmp_path: Path) -> None:
 
 def test_bad_options_are_refused_before_the_log_is_read(tmp_path: Path) -> None:
     """A bad option on a large log fails at once: the log is not even opened."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     log = tmp_path / "big.log"
     log.write_text("[E] Error Code 2: x\n" * 1000)

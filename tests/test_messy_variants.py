@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from troubleshooter import diagnose
-from troubleshooter.evaluate import load_expectation
+from troubleshooter.cli.eval import load_expectation
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 _TAG = re.compile(r"\[([EWIVF])\]")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from troubleshooter.evaluate import EvalResult, evaluate, label_of, load_expectation
+from troubleshooter.cli.eval import EvalResult, evaluate, label_of, load_expectation
 
 REAL = Path(__file__).resolve().parent.parent / "sample_logs" / "real"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from troubleshooter.evaluate import evaluate_one, load_expectation
+from troubleshooter.cli.eval import evaluate_one, load_expectation
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

@@ -10,7 +10,7 @@ import pytest
 
 from troubleshooter import diagnose
 from troubleshooter.lint.report import Finding, LintReport
-from troubleshooter.schemas import default_dir, lint_report_schema, main, published_schemas, report_schema
+from troubleshooter.report_schemas import default_dir, lint_report_schema, main, published_schemas, report_schema
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 
@@ -31,9 +31,9 @@ def test_default_dir_is_docs_schema() -> None:
 @pytest.mark.parametrize("name", sorted(published_schemas()))
 def test_published_schema_is_current(name: str) -> None:
     path = SCHEMA_DIR / name
-    assert path.is_file(), f"{path} is missing: run python -m troubleshooter.schemas"
+    assert path.is_file(), f"{path} is missing: run python -m troubleshooter.report_schemas"
     assert path.read_text(encoding="utf-8") == published_schemas()[name], (
-        f"{path} is stale: run python -m troubleshooter.schemas"
+        f"{path} is stale: run python -m troubleshooter.report_schemas"
     )
 
 

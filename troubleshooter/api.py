@@ -5,7 +5,7 @@ Never prints, never exits, reads only what it is given. Bad input raises
 matcher are built once and shared.
 
 A thin facade: every option is checked (`Options`) before a byte is read, the reading layer
-(`troubleshooter.scan`) turns bytes into candidate lines for the core's matcher, the core ranks what
+(`troubleshooter.reading`) turns bytes into candidate lines for the core's matcher, the core ranks what
 matched (`troubleshooter.core`), and the options that act on the finished report (a model to lint,
 redaction) are applied last.
 """
@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from troubleshooter.core.logs import decode_line as decode_line
 from troubleshooter.core.logs import strip_ansi as strip_ansi
-from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher
+from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher, check_entry, derive
 from troubleshooter.core.regexes import MATCH_TIMEOUT
 from troubleshooter.core.versions import KNOWN_RELEASES as KNOWN_RELEASES
 from troubleshooter.core.versions import normalise
@@ -31,14 +31,14 @@ from troubleshooter.kb.loader import KnowledgeBase
 from troubleshooter.kb.loader import load_kb as _load_kb
 from troubleshooter.models import PLATFORMS as PLATFORMS
 from troubleshooter.models import Report, Source, Suggestion, Unexplained
-from troubleshooter.scan import MATCHERS, Finders, literal_index_factory, matcher_choice
+from troubleshooter.reading import MATCHERS, Finders, literal_index_factory, matcher_choice
 
 if TYPE_CHECKING:
+    from troubleshooter.core.matcher import Derived
     from troubleshooter.core.suggest import Suggester
-    from troubleshooter.kb.cache import Derived
     from troubleshooter.kb.stacks import Stack
     from troubleshooter.lint.report import LintReport
-    from troubleshooter.scan.ingest import Opened
+    from troubleshooter.reading.ingest import Opened
 
 # The public API is the package's (`troubleshooter.__all__`). The ways in (CLI, TUI, fleet) also use the helpers
 # re-exported here (`import x as x`): `KNOWN_RELEASES`, the TensorRT releases the version advice knows, newest
@@ -125,7 +125,7 @@ class Engine:
             choice = matcher_choice(prefer)
         except ValueError as exc:
             raise InputError(str(exc)) from None
-        matcher = Matcher(kb.entries, derived.literals if derived else None, required=derived.required if derived else None,
+        matcher = Matcher(kb.entries, derived["literals"] if derived else None, required=derived["required"] if derived else None,
                           index_factory=literal_index_factory(choice),
                           match_timeout=_MATCH_TIMEOUT, signature_budget=_SIGNATURE_BUDGET)
         return cls(kb, matcher, Finders(matcher.prefilter, choice))
@@ -150,7 +150,7 @@ _lock = threading.Lock()
 
 def load_kb(extra: Sequence[PathLike] = (), *, strict: bool = False) -> KnowledgeBase:
     """The built-in knowledge base plus extra folders (and TRT_WHY_KB_PATH)."""
-    return _load_kb(extra, strict=strict)
+    return _load_kb(extra, strict=strict, check=check_entry)
 
 
 def get_engine(extra: Sequence[PathLike] = (), *, prefer: str | None = None) -> Engine:
@@ -163,9 +163,9 @@ def get_engine(extra: Sequence[PathLike] = (), *, prefer: str | None = None) -> 
     with _lock:
         engine = _engines.get(key)
         if engine is None:
-            from troubleshooter.kb.cache import load_kb_and_literals
+            from troubleshooter.kb.cache import load_kb_cached
 
-            kb, derived = load_kb_and_literals(extra)
+            kb, derived = load_kb_cached(extra, check=check_entry, derive=derive)
             engine = Engine.from_kb(kb, choice, derived)
             _engines[key] = engine
         return engine
@@ -183,7 +183,7 @@ def diagnose(  # noqa: PLR0913
     The options as an `Options`, or as keywords of the same names (`diagnose(text, trt_version="8.6")`); a keyword
     given (not None) is laid over `options`. `name` names the log in the report; `engine`: a loaded KB and
     matcher (`get_engine`, the shared one by default). Raises InputError on a bad option or input."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     opts = Options.of(options, {"trt_version": trt_version, "platform": platform, "model": model, "redact": redact,
                                 "redact_names": redact_names, "kb_dirs": kb_dirs, "matcher": matcher})
@@ -198,7 +198,7 @@ def diagnose_path(  # noqa: PLR0913
 ) -> Report:
     """Diagnose a log file (plain, .gz, UTF-16), streaming: memory stays bounded. `progress` is
     called with the number of bytes read so far; the other keywords as for `diagnose`."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     opts = Options.of(options, {"trt_version": trt_version, "platform": platform, "model": model, "redact": redact,
                                 "redact_names": redact_names, "kb_dirs": kb_dirs, "matcher": matcher})
@@ -212,7 +212,7 @@ def diagnose_stream(  # noqa: PLR0913
     kb_dirs: Sequence[PathLike] | None = None, matcher: str | None = None,
 ) -> Report:
     """Diagnose a binary stream (stdin); the keywords as for `diagnose_path`."""
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     opts = Options.of(options, {"trt_version": trt_version, "platform": platform, "model": model, "redact": redact,
                                 "redact_names": redact_names, "kb_dirs": kb_dirs, "matcher": matcher})
@@ -238,7 +238,7 @@ def _run(open_log: Callable[[], Opened], opts: Options, engine: Engine | None, p
 def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | None, path: str | None) -> Report:
     """Read (the reading layer), then what the core finds, then the report with what reading noted."""
     from troubleshooter.core.report import findings
-    from troubleshooter.scan import scan
+    from troubleshooter.reading import scan
 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:

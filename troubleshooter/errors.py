@@ -15,6 +15,8 @@ class KBError(TroubleshooterError):
     """A knowledge-base entry is invalid. ``path`` and ``field`` say where."""
 
     def __init__(self, message: str, *, path: str | None = None, field: str | None = None) -> None:
+        self.message = message
+        """What is wrong, without where."""
         self.path = path
         self.field = field
         where = path or ""

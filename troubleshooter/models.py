@@ -2,7 +2,7 @@
 
 They are frozen pydantic models, built lazily (``defer_build``): a text report builds them with
 ``model_construct`` and never needs their validators; JSON output, validation and the published
-schemas (``troubleshooter.schemas``) build them on first use. ``Report.model_dump_json()`` is the
+schemas (``troubleshooter.report_schemas``) build them on first use. ``Report.model_dump_json()`` is the
 CLI's ``--format json``. "Not known" is ``None``, never a guess.
 """
 
@@ -47,6 +47,10 @@ Severity = Literal["error", "warning", "info"]
 """error: the build or run fails; warning: it builds but loses precision or speed; info: harmless notice."""
 
 SEVERITY_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
+
+MAX_TRIGGER_EVIDENCE = 8
+"""`Diagnosis.evidence` holds at most this many trigger lines, the first ones: fewer, and every line that
+triggered the diagnosis is there (a renderer counting them may rely on it)."""
 
 
 class LogLine(_Frozen):
@@ -148,6 +152,18 @@ class Alternative(_Frozen):
     confidence: float = Field(description="Its confidence on the same lines, 0..1.")
 
 
+class ModelFinding(_Frozen):
+    """A lint finding on the model (`trt-why lint`'s finding, the same fields), as a diagnosis carries it."""
+
+    rule: str = Field(description="Id of the lint rule that found it (e.g. qdq-zero-point), or 'polygraphy'.")
+    level: Severity = Field(description="error, warning or info.")
+    message: str = Field(description="What is wrong and what to do, for the user.")
+    nodes: list[str] = Field(default_factory=list, description="ONNX node names (or tensor names) concerned.")
+    kb: str | None = Field(default=None, description="Id of the KB entry this finding supports, or None.")
+    source: str = Field(default="trt-why", description="Who found it: trt-why or polygraphy:<tool>.")
+    details: dict[str, object] = Field(default_factory=dict, description="Machine-readable facts (axis, values...).")
+
+
 class Diagnosis(_Frozen):
     """A KB entry whose signatures matched the log."""
 
@@ -177,7 +193,7 @@ class Diagnosis(_Frozen):
     consequences: list[int] = Field(default_factory=list, description="Line numbers of later errors caused by this one.")
     cascade: bool = Field(default=False, description="True for the generic 'build failed' consequences entry.")
     lint: list[str] = Field(default_factory=list, description="Lint rule ids that can confirm this on the model.")
-    model_findings: list[dict[str, object]] = Field(
+    model_findings: list[ModelFinding] = Field(
         default_factory=list, description="Lint findings on the nodes named in the evidence (with --model)."
     )
     reduce_command: str | None = Field(default=None, description="polygraphy debug reduce command for a minimal repro.")

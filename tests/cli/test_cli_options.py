@@ -101,8 +101,8 @@ def test_lint_and_kb_list_fit_the_terminal() -> None:
 
 
 def test_lint_text_fits_a_width() -> None:
-    from troubleshooter.lint.render import render_lint
     from troubleshooter.lint.report import Finding, LintReport
+    from troubleshooter.render.lint import render_lint
 
     finding = Finding(rule="int8-depthwise-alignment", level="warning", message="word " * 60,
                       nodes=[f"/model.{i}/Conv" for i in range(10)], kb="int8-grouped-conv-alignment")

@@ -111,7 +111,8 @@ def _modules_after(args: list[str]) -> set[str]:
     return set(json.loads(proc.stderr.decode().rsplit("MODULES ", 1)[1]))
 
 
-LATER = ("troubleshooter.cli_extra", "troubleshooter.cli_kb", "troubleshooter.fleet", "troubleshooter.tui",
+LATER = ("troubleshooter.cli.lint", "troubleshooter.cli.tui", "troubleshooter.cli.mcp", "troubleshooter.cli.kb",
+         "troubleshooter.cli.kb_selftest", "troubleshooter.cli.scan", "troubleshooter.cli.eval", "troubleshooter.tui",
          "textual", "onnx")
 
 
@@ -123,13 +124,13 @@ def test_commands_are_imported_only_when_they_run() -> None:
     # A command's --help declares only that command: no engine, no models.
     loaded = _modules_after(["kb", "--help"])
     assert "pydantic" not in {m.split(".")[0] for m in loaded}
-    assert "troubleshooter.cli_kb" not in loaded
+    assert "troubleshooter.cli.kb" not in loaded
 
 
-NAMED = [*sorted((ROOT / "troubleshooter").glob("cli*.py")), ROOT / "troubleshooter" / "fleet.py",
+NAMED = [*sorted((ROOT / "troubleshooter" / "cli").glob("*.py")),
          *sorted((ROOT / "troubleshooter" / "tui").rglob("*.py")),
          *sorted((ROOT / "troubleshooter" / "integrations").glob("*.py")),
-         *sorted((ROOT / "troubleshooter" / "render").glob("*.py")), ROOT / "troubleshooter" / "lint" / "render.py"]
+         *sorted((ROOT / "troubleshooter" / "render").glob("*.py"))]
 BARE_EXIT = re.compile(r"\b(?:return|exit\()\s*(?:0|1|2|130)\b")
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from troubleshooter.cli.kb_selftest import lint_rule_ids, run_examples, validate
 from troubleshooter.kb.loader import builtin_kb_dir, load_kb
 from troubleshooter.kb.schema import json_schema
-from troubleshooter.selftest import lint_rule_ids, run_examples, validate
 
 KB = load_kb()
 FAMILIES = (Path(__file__).parent / "families.txt").read_text().split()

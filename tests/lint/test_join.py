@@ -49,8 +49,8 @@ def test_confirmed_on_the_fused_node(split_model: LintReport) -> None:
     (out,) = joined.diagnoses
     assert out.confidence == pytest.approx(0.85)
     assert any(c.startswith("confirmed on the model: qdq-silu-split") for c in out.clues)
-    assert [f["rule"] for f in out.model_findings] == ["qdq-silu-split"]
-    assert out.model_findings[0]["kb"] == "conv-act-fusion-no-impl"
+    assert [f.rule for f in out.model_findings] == ["qdq-silu-split"]
+    assert out.model_findings[0].kb == "conv-act-fusion-no-impl"
     assert joined.notes[-1].startswith("model ")
     assert _report(diag).diagnoses[0].model_findings == []  # the input is untouched
 
@@ -69,15 +69,15 @@ def test_node_not_in_the_model(split_model: LintReport) -> None:
     (out,) = attach(_report(diag), split_model).diagnoses
     assert out.confidence == 0.8
     assert any("not in the model" in c for c in out.clues)
-    assert [f["rule"] for f in out.model_findings] == ["qdq-silu-split"]  # the rule still fires elsewhere
+    assert [f.rule for f in out.model_findings] == ["qdq-silu-split"]  # the rule still fires elsewhere
 
 
 def test_tensor_name_resolves_to_its_producer(lint_model) -> None:  # type: ignore[no-untyped-def]
     lint = lint_model(fx.qdq_conv(act_zp=5))
     diag = _diagnosis("int8-missing-scale", {"tensor": "xq"}, [])
     (out,) = attach(_report(diag), lint).diagnoses
-    assert {f["rule"] for f in out.model_findings} == {"qdq-zero-point"}
-    assert out.model_findings[0]["nodes"] == ["x_q"]
+    assert {f.rule for f in out.model_findings} == {"qdq-zero-point"}
+    assert out.model_findings[0].nodes == ["x_q"]
 
 
 def test_capture_values_and_lint_rules_anywhere(lint_model) -> None:  # type: ignore[no-untyped-def]
@@ -104,14 +104,14 @@ def test_op_type_capture_confirms_unsupported_op(lint_model) -> None:  # type: i
     diag = _diagnosis("onnx-unsupported-op", {"op": "MatMulInteger"}, ["unsupported-op", "custom-domain-op"])
     (out,) = attach(_report(diag), lint).diagnoses
     assert out.confidence == pytest.approx(0.85)
-    assert [f["nodes"] for f in out.model_findings if "MatMulInteger" in str(f["message"])] == [["mmi"]]
+    assert [f.nodes for f in out.model_findings if "MatMulInteger" in f.message] == [["mmi"]]
 
 
 def test_dynamic_input_binding_is_resolved(lint_model) -> None:  # type: ignore[no-untyped-def]
     lint = lint_model(fx.dynamic_hw())
     diag = _diagnosis("dynamic-shape-no-profile", {"binding": "x"}, ["dynamic-inputs"])
     (out,) = attach(_report(diag), lint).diagnoses
-    assert out.confidence == pytest.approx(0.85) and out.model_findings[0]["rule"] == "dynamic-inputs"
+    assert out.confidence == pytest.approx(0.85) and out.model_findings[0].rule == "dynamic-inputs"
 
 
 def test_lint_report_from_json_still_joins(split_model: LintReport) -> None:
@@ -160,3 +160,14 @@ def test_without_the_model_index_silence_is_no_evidence(lint_model) -> None:  # 
     diag = _diagnosis("conv-act-fusion-no-impl", {"node": FUSED}, ["qdq-silu-split"])
     (out,) = attach(_report(diag), restored).diagnoses
     assert out.confidence == 0.8 and out.model_verdict == "cannot-tell"
+
+
+def test_a_diagnosis_carries_lint_findings_typed_with_the_lint_findings_fields() -> None:
+    """`Diagnosis.model_findings` holds `models.ModelFinding`s: the fields of `lint.report.Finding`, in its
+    order (the JSON of a joined report shows the finding as `trt-why lint --format json` does)."""
+    from troubleshooter.lint.report import Finding
+    from troubleshooter.models import ModelFinding
+
+    assert list(ModelFinding.model_fields) == list(Finding.model_fields)
+    finding = Finding(rule="qdq-zero-point", level="error", message="m", nodes=["n"], details={"axis": 1})
+    assert ModelFinding(**finding.model_dump()).model_dump() == finding.model_dump()

@@ -21,7 +21,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 def test_importing_lint_does_not_import_onnx() -> None:
     code = (
         "import sys\n"
-        "import troubleshooter.lint, troubleshooter.lint.render, troubleshooter.lint.join\n"
+        "import troubleshooter.lint, troubleshooter.render.lint, troubleshooter.lint.join\n"
         "from troubleshooter.lint.rules import RULE_IDS, all_rules; all_rules()\n"
         "assert 'onnx' not in sys.modules and 'numpy' not in sys.modules, sorted(m for m in sys.modules if 'onnx' in m)\n"
     )

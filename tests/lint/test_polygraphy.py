@@ -116,10 +116,10 @@ def test_dynamic_inputs_run_with_the_shapes_the_user_gives(tmp_path: Path, monke
 
 
 def test_input_shapes_option_is_parsed_and_checked() -> None:
-    from troubleshooter.cli_extra import _parse_shapes
+    from troubleshooter.cli.lint import parse_shapes
     from troubleshooter.errors import InputError
 
-    assert _parse_shapes(["images:[1,3,640,640]", "mask:[1, 1, 8, 8]"]) == {"images": [1, 3, 640, 640],
+    assert parse_shapes(["images:[1,3,640,640]", "mask:[1, 1, 8, 8]"]) == {"images": [1, 3, 640, 640],
                                                                             "mask": [1, 1, 8, 8]}
     with pytest.raises(InputError):
-        _parse_shapes(["images=1x3x640x640"])
+        parse_shapes(["images=1x3x640x640"])

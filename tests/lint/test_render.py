@@ -9,9 +9,9 @@ import lint_factory as fx
 import numpy as np
 import pytest
 
-from troubleshooter.lint.render import FORMATS, render_lint
 from troubleshooter.lint.report import Finding, LintReport
 from troubleshooter.lint.rules import all_rules
+from troubleshooter.render.lint import FORMATS, render_lint
 
 
 @pytest.fixture

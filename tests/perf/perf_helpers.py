@@ -12,7 +12,8 @@ from types import ModuleType
 from typing import Any
 
 from troubleshooter.api import Engine, diagnose_path
-from troubleshooter.kb.cache import load_kb_and_literals
+from troubleshooter.core.matcher import check_entry, derive
+from troubleshooter.kb.cache import load_kb_cached
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_logs"
@@ -33,7 +34,7 @@ def sample_logs() -> list[Path]:
 
 def engine(prefer: str) -> Engine:
     """A fresh engine (fresh memo) with this finder."""
-    kb, derived = load_kb_and_literals()
+    kb, derived = load_kb_cached(check=check_entry, derive=derive)
     return Engine.from_kb(kb, prefer, derived)
 
 

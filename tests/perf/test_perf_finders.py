@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from perf_helpers import HAVE_HYPERSCAN, brute_force_starts, generate_log, kb_needles, sample_logs
 
-from troubleshooter.scan.finders import Needles, PythonFinder
+from troubleshooter.reading.finders import Needles, PythonFinder
 
 ALPHABET = "abcdeEFT[]() :/_-.0123456789\n\\xé"
 LITERALS = ["abc", "E0", "[E]", "Error", "(x", "é", "bcd", "cd", "a b", "--x", "\\x", "zz"]
@@ -23,7 +23,7 @@ def finders(literals, caseless, markers):  # type: ignore[no-untyped-def]
         "python-passes": PythonFinder(literals, caseless, markers, small_region=0),
     }
     if HAVE_HYPERSCAN:
-        from troubleshooter.scan.hsfinder import HyperscanFinder
+        from troubleshooter.reading.hsfinder import HyperscanFinder
 
         out["hyperscan"] = HyperscanFinder(literals, caseless, markers)
     return out
@@ -96,7 +96,7 @@ def test_hyperscan_literal_index_gives_the_pure_answer() -> None:
     from perf_helpers import engine
 
     from troubleshooter.core.matcher import LiteralIndex
-    from troubleshooter.scan.hsfinder import HyperscanLiteralSet
+    from troubleshooter.reading.hsfinder import HyperscanLiteralSet
 
     m = engine("python").matcher
     literals = [*m.by_literal, *m._gate_literals]

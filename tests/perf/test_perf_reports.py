@@ -16,8 +16,8 @@ from perf_helpers import HAVE_HYPERSCAN, SAMPLES, engine, generate_log, report_j
 from troubleshooter import api
 from troubleshooter.core.logs import parse_line
 from troubleshooter.core.state import MAX_ERROR_LINES, MAX_EVIDENCE, MAX_VALUE_CHARS, MAX_VALUES, MatchState
-from troubleshooter.scan import ingest
-from troubleshooter.scan import stream as scan
+from troubleshooter.reading import ingest
+from troubleshooter.reading import stream as scan
 
 SAMPLES_LOG = SAMPLES / "yolov8-int8-orin-silu.log"
 needs_hyperscan = pytest.mark.skipif(not HAVE_HYPERSCAN, reason="hyperscan is not installed (the `fast` extra)")
@@ -167,7 +167,7 @@ def test_memory_of_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, generated: 
 def test_parallel_parts_give_the_single_pass_report(monkeypatch: pytest.MonkeyPatch, generated: Path,
                                                      tmp_path: Path) -> None:
     """A large file scanned in parts on several processes: the same report as one pass."""
-    from troubleshooter.scan import parallel
+    from troubleshooter.reading import parallel
 
     # Every kind of line near every part boundary: wrapped lines, NUL bytes, environment facts.
     mixed = tmp_path / "mixed.log"
@@ -209,7 +209,7 @@ def _part_states(eng: api.Engine, lines: list[bytes], cut: list[int]) -> list[tu
 
 def test_merged_parts_equal_one_state() -> None:
     """`merge_parts` over states built from consecutive slices of lines equals one state."""
-    from troubleshooter.scan.parallel import merge_parts
+    from troubleshooter.reading.parallel import merge_parts
 
     eng = engine("python")
     lines = []
@@ -274,7 +274,7 @@ def test_below_level_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -
 def test_numpy_newline_counting_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Line numbers counted with numpy (large inputs) are the ones `bytes.count` gives."""
     numpy = pytest.importorskip("numpy")
-    from troubleshooter.scan import newlines
+    from troubleshooter.reading import newlines
 
     log = tmp_path / "all.log"
     log.write_bytes(b"".join(p.read_bytes() + b"\n\n" for p in sample_logs()))
@@ -324,10 +324,10 @@ def test_memory_of_long_lines_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert len(eng.matcher._memo_ts) > 10  # lines were remembered, within the bound
 
 
-def test_ordered_merge_in_any_arrival_order() -> None:
-    """Chunk results merged as they arrive, in any order, give the in-order merge; the shared flag
-    goes up once the merged chunks hold every error line a report keeps."""
-    from troubleshooter.scan.parallel import OrderedMerge, merge_parts
+def test_parts_merge_raises_the_flag_once_every_error_line_is_in() -> None:
+    """Part results merged as they come (in file order: `Pool.imap` keeps it) give the one-pass state; the
+    shared flag goes up once the merged parts hold every error line a report keeps (later parts keep none)."""
+    from troubleshooter.reading.parallel import PartsMerge, merge_parts
 
     eng = engine("python")
     lines = []
@@ -341,24 +341,21 @@ def test_ordered_merge_in_any_arrival_order() -> None:
     class Flag:
         value = 0
 
-    for seed in range(3):
-        order = list(range(len(parts)))
-        random.Random(seed).shuffle(order)
-        flag = Flag()
-        merge = OrderedMerge(flag)
-        for k in order:
-            merge.add(k, (parts[k][0], parts[k][1], 10, True))
-        assert merge.merged == len(parts) and merge.lines == len(lines) and merge.nbytes == 10 * len(parts)
-        assert repr(merge.state.hits) == repr(expected.hits) and merge.state.env == expected.env
-        assert merge.state.error_lines == expected.error_lines
-        assert len(expected.error_lines) == MAX_ERROR_LINES and flag.value == 1
+    flag = Flag()
+    merge = PartsMerge(flag)
+    for state, n in parts:
+        merge.add((state, n, 10, True))
+    assert merge.merged == len(parts) and merge.lines == len(lines) and merge.nbytes == 10 * len(parts)
+    assert repr(merge.state.hits) == repr(expected.hits) and merge.state.env == expected.env
+    assert merge.state.error_lines == expected.error_lines
+    assert len(expected.error_lines) == MAX_ERROR_LINES and flag.value == 1
 
 
 def test_parallel_falls_back_to_one_pass_when_a_chunk_is_not_plain(monkeypatch: pytest.MonkeyPatch,
                                                                    tmp_path: Path) -> None:
     """A chunk that does not open as plain UTF-8 (here every line starts with a byte-order mark) makes
     the parts give up, and the report is the single pass's."""
-    from troubleshooter.scan import parallel
+    from troubleshooter.reading import parallel
 
     log = tmp_path / "bom.log"
     log.write_bytes(b"".join(b"\xef\xbb\xbf" + line + b"\n" for line in SAMPLES_LOG.read_bytes().splitlines()) * 3)
@@ -376,7 +373,7 @@ def test_no_parts_while_other_threads_run(monkeypatch: pytest.MonkeyPatch) -> No
     """Forking beside other threads is not safe: a process that runs them scans in one pass."""
     import threading
 
-    from troubleshooter.scan import parallel
+    from troubleshooter.reading import parallel
 
     monkeypatch.setenv("TRT_WHY_JOBS", "2")
     big = 4 * parallel.PARALLEL_MIN_BYTES

@@ -8,10 +8,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from perf_helpers import ROOT, SAMPLES
 
+from troubleshooter.core.matcher import check_entry, derive
 from troubleshooter.kb import cache
 from troubleshooter.kb.loader import builtin_kb_dir, load_folders
 
@@ -96,6 +98,11 @@ def test_cache_key_changes_with_any_kb_file(tmp_path: Path) -> None:
     assert cache.cache_key([kb]) != key  # a removed file
 
 
+def _load_cached(extra: Any = ()) -> tuple[Any, Any]:
+    """The KB as the engine loads it: checked and derived, through the cache."""
+    return cache.load_kb_cached(extra, check=check_entry, derive=derive)
+
+
 def test_cache_round_trip_and_invalidation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
@@ -106,10 +113,10 @@ def test_cache_round_trip_and_invalidation(tmp_path: Path, monkeypatch: pytest.M
     kb_copy = _copy_kb(tmp_path)
     monkeypatch.setattr(cache, "builtin_kb_dir", lambda: kb_copy)
 
-    kb1, lits1 = cache.load_kb_and_literals([extra])
+    kb1, lits1 = _load_cached([extra])
     files = list((tmp_path / "cache" / "trt-why").glob("kb-*.json"))
     assert len(files) == 1
-    kb2, lits2 = cache.load_kb_and_literals([extra])  # from the cache
+    kb2, lits2 = _load_cached([extra])  # from the cache
     assert kb2.entries == kb1.entries and lits2 == lits1 and kb2.digest == kb1.digest
     assert kb1.get("my-scale") is not None
     assert kb1.entries == load_folders([tmp_path / "kb", extra]).entries
@@ -117,14 +124,14 @@ def test_cache_round_trip_and_invalidation(tmp_path: Path, monkeypatch: pytest.M
     # An edited entry is seen at once (a new cache file).
     (extra / "my-scale.yaml").write_text(entry.replace("id: int8-missing-scale", "id: my-scale")
                                          .replace("title:", "title: Edited", 1))
-    kb3, _ = cache.load_kb_and_literals([extra])
+    kb3, _ = _load_cached([extra])
     assert kb3.get("my-scale").title.startswith("Edited")  # type: ignore[union-attr]
     assert len(list((tmp_path / "cache" / "trt-why").glob("kb-*.json"))) == 2
 
     # A damaged cache file is ignored (and the KB read from YAML).
     for f in (tmp_path / "cache" / "trt-why").glob("kb-*.json"):
         f.write_text('{"entries": [{"id": 5}]')
-    kb4, _ = cache.load_kb_and_literals([extra])
+    kb4, _ = _load_cached([extra])
     assert kb4.entries == kb3.entries
 
 
@@ -136,7 +143,7 @@ def test_old_cache_files_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         os.utime(folder / f"kb-{i:032d}.json", (i, i))
     monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
-    cache.load_kb_and_literals()
+    _load_cached()
     assert len(list(folder.glob("kb-*.json"))) <= cache.KEEP_FILES
 
 
@@ -158,10 +165,10 @@ def test_a_cache_of_another_shape_is_read_from_yaml(tmp_path: Path, monkeypatch:
     """Valid JSON of the wrong shape (another version's cache under the same name) is not trusted."""
     monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
-    kb, _ = cache.load_kb_and_literals()
+    kb, _ = _load_cached()
     for f in (tmp_path / "cache" / "trt-why").glob("kb-*.json"):
         data = json.loads(f.read_text())
         data["entries"][0]["last_verified"] = "yesterday"
         f.write_text(json.dumps(data))
-    again, derived = cache.load_kb_and_literals()
+    again, derived = _load_cached()
     assert again.entries == kb.entries and derived is not None

@@ -34,7 +34,7 @@ from rel_helpers import (
 
 from troubleshooter import api
 from troubleshooter.errors import InputError
-from troubleshooter.scan import ingest
+from troubleshooter.reading import ingest
 
 
 def _json(result) -> dict:  # type: ignore[no-untyped-def, type-arg]
@@ -375,7 +375,7 @@ def test_max_bytes_limit_stops_reading_and_says_so(tmp_path: Path, monkeypatch: 
 STARTUP_LIMITS = (
     "import json\n"
     "from troubleshooter import api\n"
-    "from troubleshooter.scan import ingest\n"
+    "from troubleshooter.reading import ingest\n"
     "matcher = api.get_engine().matcher\n"
     "print(json.dumps([ingest.MAX_INPUT_BYTES, ingest.MAX_GZIP_RATIO, api._MATCH_TIMEOUT, matcher.match_timeout]))\n"
 )

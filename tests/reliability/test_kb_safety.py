@@ -13,7 +13,11 @@ import yaml
 from rel_helpers import OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, assert_one_line_error, run_cli
 
 from troubleshooter import api
-from troubleshooter.api import Engine
+from troubleshooter.api import (
+    Engine,
+    load_kb,  # the KB as the engine loads it: its regexes checked
+)
+from troubleshooter.cli.kb_selftest import SCAFFOLD
 from troubleshooter.core.regexes import VALIDATE_LENGTH, adversarial_inputs, check_backtracking
 from troubleshooter.errors import KBError
 from troubleshooter.kb.loader import (
@@ -21,12 +25,10 @@ from troubleshooter.kb.loader import (
     KnowledgeBase,
     builtin_kb_dir,
     load_folders,
-    load_kb,
     parse_entry,
     safe_load_yaml,
 )
 from troubleshooter.kb.schema import Entry, Signature
-from troubleshooter.selftest import SCAFFOLD
 
 BUILTIN_COUNT = len(load_folders([builtin_kb_dir()]).entries)
 

@@ -215,6 +215,74 @@ def test_ctrl_c_while_waiting_for_stdin() -> None:
     assert proc.returncode == exit_codes.INTERRUPTED
 
 
+PARALLEL_RUN = (
+    "import sys\n"
+    "from troubleshooter.reading import parallel\n"
+    "# a small file scanned in parts on two processes, as a file of 96 MiB and more is\n"
+    "parallel.PARALLEL_MIN_BYTES = parallel.PART_MIN_BYTES = parallel.CHUNK_BYTES = 64 * 1024\n"
+    "sys.argv = ['trt-why', *{args!r}]\n"
+    "from troubleshooter.cli import entry\n"  # what the `trt-why` console script runs
+    "entry()\n"
+)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found += [int(c) for c in fh.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of a process group (from /proc: state and group after the command's name)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(entry))
+    return members
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a large file is scanned in parts on Linux only")
+def test_ctrl_c_mid_parallel_scan_stops_every_process(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl+C reaches the whole foreground process group, the scanning workers included: one line, exit 130,
+    no traceback from any worker, and no worker left behind."""
+    log = _slow_log(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-c", PARALLEL_RUN.format(args=[log])], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=child_env({"TRT_WHY_JOBS": "2"}), cwd=str(ROOT),
+                            start_new_session=True)  # its own group, as a terminal's foreground job
+    _wait_until(proc, lambda: bool(_children(proc.pid)), 3.0)  # the workers are forked: the scan is on
+    if proc.poll() is not None:
+        pytest.skip("the scan finished before it could be interrupted (a very fast machine)")
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == exit_codes.INTERRUPTED, err
+    assert _no_traceback(err) == "trt-why: interrupted\n" and out == b""
+    assert _group(proc.pid) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a large file is scanned in parts on Linux only")
+def test_parallel_scan_into_a_closed_pipe(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The reader of a file scanned in parts leaves before the report: no traceback, the verdict's status."""
+    log = tmp_path / "build.log"
+    log.write_text(NOISE_LINE * 20_000 + OOM_LOG)
+    proc = subprocess.Popen([sys.executable, "-c", PARALLEL_RUN.format(args=["-v", str(log)])], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=child_env({"TRT_WHY_JOBS": "2"}), cwd=str(ROOT))
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert _no_traceback(err) == ""
+    assert proc.returncode == exit_codes.FOUND
+
+
 STARTUP_INTERRUPT = (
     "import sys\n"
     "class Interrupt:\n"

@@ -192,3 +192,70 @@ def test_redact_report_reaches_the_first_error_and_its_next_steps() -> None:
     assert report.first_error is not None and "alice" in report.first_error.text
     red = redact_report(report)
     assert red.first_error is not None and "alice" not in red.model_dump_json()
+
+
+# -- the report's text fields, found by walking the model -------------------------------------------
+
+def test_a_new_text_field_is_redacted_without_being_declared() -> None:
+    """A text field added to a result model is redacted as the log's text unless `TEXT_KINDS` says otherwise:
+    nobody has to remember to add it to the redaction."""
+    from pydantic import Field as field
+
+    from troubleshooter.models import Diagnosis, Environment
+
+    class HostedEnvironment(Environment):
+        build_host: str | None = field(default=None, description="A field the models do not have (yet).")
+
+    class NotedDiagnosis(Diagnosis):
+        hints: list[str] = field(default_factory=list, description="Another one, a list, on a diagnosis.")
+
+    report = _report()
+    assert report.top is not None
+    env = HostedEnvironment(**{**report.environment.__dict__, "build_host": "ssh alice@gpu-box.corp.example.com"})
+    top = NotedDiagnosis(**{**report.top.__dict__, "hints": ["see /home/alice/proj/notes.txt on 192.168.40.12"],
+                            "captures": {"engine_file": "/home/alice/proj/y.engine"},
+                            "causes": ["could not write /home/alice/proj/y.engine [reported]"]})
+    redacted = redact_report(report.model_copy(update={"environment": env, "diagnoses": [top, *report.diagnoses[1:]]}))
+    assert isinstance(redacted.environment, HostedEnvironment) and isinstance(redacted.top, NotedDiagnosis)
+    assert redacted.environment.build_host == "ssh <user>@<host-1>"
+    assert redacted.top.hints == ["see <home>/<path>/notes.txt on <ip-1>"]
+    assert redacted.top.causes == ["could not write <home>/<path>/y.engine [reported]"]  # still filled from captures
+    assert redacted.environment.gpu == report.environment.gpu  # a declared fact of the setup: kept
+
+
+def test_the_fields_once_left_out_are_redacted() -> None:
+    """The verdict on the model and the advice for every version range were missing from the hand-kept list:
+    node names the log gave reached a --redact-names report through them."""
+    report = _report()
+    top = report.top
+    assert top is not None
+    from troubleshooter.models import RangeAdvice
+
+    fake = top.model_copy(update={
+        "model_verdict": "refutes",
+        "model_verdict_reason": "the model contradicts it: /model.1/conv/Conv is in the model but no rule fires",
+        "version_advice_all": [RangeAdvice(versions=">=8.6", status="affected", text="/model.1/conv/Conv fails")],
+    })
+    redacted = redact_report(report.model_copy(update={"diagnoses": [fake]}), names=True)
+    out = redacted.diagnoses[0]
+    assert out.model_verdict_reason == "the model contradicts it: <node-1> is in the model but no rule fires"
+    assert out.version_advice_all == [RangeAdvice(versions=">=8.6", status="affected", text="<node-1> fails")]
+    assert out.model_verdict == "refutes"  # a closed vocabulary (a Literal field) is not text
+
+
+def test_the_same_line_is_redacted_the_same_everywhere() -> None:
+    """A line that is both the first unexplained error and the report's lead reads the same in both."""
+    report = diagnose("Error: Pass tensorrt_subgraph_pass has not been registered at "
+                      "(D:\\1.8.1\\paddle\\paddle/fluid/framework/ir/pass.h:201)\n")
+    assert report.first_error is not None and report.unexplained
+    redacted = redact_report(report, names=True)
+    assert redacted.first_error is not None
+    assert redacted.first_error.text == redacted.unexplained[0].text != report.first_error.text
+
+
+def test_the_declared_text_kinds_name_real_fields() -> None:
+    from troubleshooter.render.redact import FILLED_FROM, TEXT_KINDS, WALKED_FIRST
+
+    declared = [*TEXT_KINDS, *((cls, name) for cls, names in [*FILLED_FROM.items(), *WALKED_FIRST.items()]
+                                for name in names)]
+    assert [(cls.__name__, name) for cls, name in declared if name not in cls.model_fields] == []

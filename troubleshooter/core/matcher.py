@@ -35,7 +35,15 @@ from troubleshooter.core.logs import (
     parse_line,
     parse_parts,
 )
-from troubleshooter.core.regexes import MATCH_TIMEOUT, compile_pattern, literals_for, required_runs, tolerant
+from troubleshooter.core.regexes import (
+    MATCH_TIMEOUT,
+    check_backtracking,
+    check_entry_regexes,
+    compile_pattern,
+    literals_for,
+    required_runs,
+    tolerant,
+)
 from troubleshooter.core.state import (
     MAX_ERROR_LINE_CHARS,
     MAX_EVIDENCE,
@@ -45,6 +53,7 @@ from troubleshooter.core.state import (
     MatchState,
     SignatureHits,
 )
+from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine
 
@@ -102,6 +111,34 @@ class LazySignature:
 def required_strings(sig: Signature) -> tuple[str, ...]:
     """Strings every match of a signature holds (each literal run its tolerant regex must match)."""
     return () if sig.ignore_case else required_runs(tolerant(sig.regex))
+
+
+Derived = dict[str, dict[str, list[str]]]
+"""What the matcher derives from the KB's signatures, by "entry::signature": "literals" (the prefilter
+literals, `regexes.literals_for`) and "required" (`required_strings`). Worked out here only (`derive`, or
+signature by signature when not handed in); the KB cache keeps it between runs (`kb.cache`, through `api`)."""
+
+
+def derive(entries: Iterable[Entry]) -> Derived:
+    """Every signature's prefilter literals and required strings (see `Derived`)."""
+    sigs = [(f"{e.id}::{s.id}", s) for e in entries for s in e.match.signatures]
+    return {"literals": {key: literals_for(s) or [] for key, s in sigs},
+            "required": {key: list(required_strings(s)) for key, s in sigs}}
+
+
+def check_entry(entry: Entry, untrusted: bool) -> None:
+    """Raise KBError (naming the field, not the file) when the matcher cannot use an entry: a regex that does
+    not compile or yields no prefilter literal; with `untrusted` (a folder besides the built-in KB, whose
+    entries never went through this project's CI) also one that could backtrack catastrophically. The KB
+    loader runs it on every entry it is handed it for (`api.load_kb`, the engine's KB)."""
+    problem = check_entry_regexes(entry)
+    if problem:
+        raise KBError(problem)
+    if untrusted:
+        for sig in entry.match.signatures:
+            problem = check_backtracking(sig)
+            if problem:
+                raise KBError(problem, field=f"match.signatures.{sig.id}.regex")
 
 
 class LiteralIndex:

@@ -25,6 +25,7 @@ from troubleshooter.core.state import EntryHits, MatchState
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import (
+    MAX_TRIGGER_EVIDENCE,
     SEVERITY_RANK,
     Alternative,
     CauseOut,
@@ -38,7 +39,6 @@ from troubleshooter.models import (
 _CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
                     "suggestion": "suggestion"}
 _CERTAINTY_ORDER = {"confirmed": 0, "documented": 1, "reported": 2, "suggestion": 3}
-MAX_SHOWN_EVIDENCE = 8
 
 
 def fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
@@ -141,7 +141,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     for h in sorted(trig_hits, key=lambda h: h.first_line):
         evidence.extend(h.evidence)
     evidence.sort(key=lambda e: e.line)
-    evidence = _dedupe(evidence)[:MAX_SHOWN_EVIDENCE]
+    evidence = _dedupe(evidence)[:MAX_TRIGGER_EVIDENCE]
     shown = {e.line for e in evidence}
     support_ev = [e for sid, h in hits.by_sig.items() if sigs[sid].role == "support" for e in h.evidence[:2]
                   if e.line not in shown]

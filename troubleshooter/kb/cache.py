@@ -2,10 +2,15 @@
 
 Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
 more than the rest of a small run. The cache holds the validated entries (as JSON: no pickle, no
-code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes and of the
-code that reads them (the models, kb/, core/), so editing any entry, adding or removing one, or
-upgrading trt-why's code selects another cache file. Reading the KB's bytes to hash them costs about
-a millisecond; parsing them costs a hundred.
+code) and what the caller derived from them (tables of strings: the matcher's literals, which
+`core.matcher.derive` works out; this module reads no regex). Its key is a SHA-256 of every KB
+file's name and bytes and of the code that reads them (the models, kb/, core/: the schema, the loader,
+the engine that checks and derives), so editing any entry, adding or removing one, or upgrading
+trt-why's code selects another cache file. Reading the KB's bytes to hash them costs about a
+millisecond; parsing them costs a hundred.
+
+Only a KB loaded as the engine loads it (with its `check` and `derive`) is written: a cached entry
+is trusted as checked. A caller without them reads a cache already written, or the YAML.
 
 Cached entries are rebuilt with `model_construct`, without validating them again (they were validated
 when the cache was written, by this very code): a cache file of another shape fails the rebuild, and
@@ -24,15 +29,16 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import UnionType
-from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
+from typing import Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
+from troubleshooter.kb.loader import EntryCheck, KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
+from troubleshooter.kb.schema import Entry
 
 M = TypeVar("M", bound=BaseModel)
 
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 KEEP_FILES = 8
 """Cache files kept (the most recent); older ones are removed when a new one is written."""
 
@@ -44,9 +50,9 @@ def cache_dir() -> Path:
 
 def _code_files() -> list[Path]:
     """The code whose behaviour the cached data may depend on: every module of the engine and the KB layer
-    (models, kb/, core/). A git checkout or an upgrade that changes any of them gets a new key; one that changes
-    none keeps a cache that is still right (the version is not in the key: reading it from the package metadata
-    would cost every run ~40 ms)."""
+    (models, kb/, core/: the engine checks the entries and derives the tables). A git checkout or an upgrade
+    that changes any of them gets a new key; one that changes none keeps a cache that is still right (the
+    version is not in the key: reading it from the package metadata would cost every run ~40 ms)."""
     package = Path(__file__).resolve().parent.parent
     files = [package / "models.py"]
     for sub in ("kb", "core"):
@@ -82,52 +88,41 @@ def cache_key(folders: Sequence[Path]) -> str:
     return h.hexdigest()[:32]
 
 
-class Derived(NamedTuple):
-    """What the matcher derives from each signature's regex ("entry::signature" -> strings), kept in
-    the cache so that a run does not parse every regex again."""
-
-    literals: dict[str, list[str]]
-    """Prefilter literals: a line holding none is not looked at for this signature."""
-    required: dict[str, list[str]]
-    """Strings every match holds: a line missing one is not matched against this signature."""
+Tables = dict[str, dict[str, list[str]]]
+"""What a caller derives from the KB's entries and keeps with them in the cache: named tables of strings
+by key (`core.matcher.Derived`)."""
 
 
-def load_kb_and_literals(
-    extra: Sequence[str | os.PathLike[str]] = (),
-) -> tuple[KnowledgeBase, Derived | None]:
-    """The KB and what the matcher derives from its signatures, cached."""
+def load_kb_cached(
+    extra: Sequence[str | os.PathLike[str]] = (), *, check: EntryCheck | None = None,
+    derive: Callable[[Sequence[Entry]], Tables] | None = None,
+) -> tuple[KnowledgeBase, Tables | None]:
+    """The KB (built-in and `extra` folders) and what `derive` makes of its entries, from the cache when it holds
+    them. `check`: see `loader.load_folders`. Without `check` and `derive`, a cache file is read if one
+    exists, and none is written."""
     folders = [builtin_kb_dir(), *extra_kb_dirs(extra)]
     if os.environ.get("TRT_WHY_NO_CACHE"):
-        return load_folders(folders), None
+        return load_folders(folders, check=check), None
     path = cache_dir() / f"kb-{cache_key(folders)}.json"
     cached = _read(path)
     if cached is not None:
         return cached
-    kb = load_folders(folders)
-    derived = derive(kb)
+    kb = load_folders(folders, check=check)
+    if check is None or derive is None:
+        return kb, None
+    derived = derive(kb.entries)
     _write(path, kb, derived)
     return kb, derived
 
 
-def derive(kb: KnowledgeBase) -> Derived:
-    """Each signature's prefilter literals and required strings, as the matcher derives them."""
-    from troubleshooter.core.matcher import required_strings
-    from troubleshooter.core.regexes import literals_for
-
-    sigs = [(f"{e.id}::{s.id}", s) for e in kb.entries for s in e.match.signatures]
-    return Derived({key: literals_for(s) or [] for key, s in sigs}, {key: list(required_strings(s)) for key, s in sigs})
-
-
-def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
+def _read(path: Path) -> tuple[KnowledgeBase, Tables] | None:
     try:
         data = json.loads(path.read_bytes())
-        from troubleshooter.kb.schema import Entry
-
         entries = [trusted(Entry, e) for e in data["entries"]]
         problems = [KBProblem(p["path"], p["message"]) for p in data["problems"]]
-        literals = {str(k): [str(x) for x in v] for k, v in data["literals"].items()}
-        required = {str(k): [str(x) for x in v] for k, v in data["required"].items()}
-        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), Derived(literals, required)
+        derived = {str(name): {str(k): [str(x) for x in v] for k, v in table.items()}
+                   for name, table in data["derived"].items()}
+        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), derived
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -183,15 +178,14 @@ def _converter(annotation: Any) -> Convert | None:
     return None
 
 
-def _write(path: Path, kb: KnowledgeBase, derived: Derived) -> None:
+def _write(path: Path, kb: KnowledgeBase, derived: Tables) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({
             "entries": [e.model_dump(mode="json") for e in kb.entries],
             "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
-            "digest": kb.digest, "origins": kb.origins, "literals": derived.literals,
-            "required": derived.required,
+            "digest": kb.digest, "origins": kb.origins, "derived": derived,
         }, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, path)
         _prune(path.parent, keep=path)

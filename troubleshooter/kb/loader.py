@@ -3,13 +3,17 @@
 A broken entry is reported with its file and field; the rest of the KB still loads
 (``strict=True`` raises instead). Extra folders (``--kb DIR``, ``TRT_WHY_KB_PATH``) load after the
 built-in one and may not silently override a built-in id.
+
+What an entry's regexes must be for the engine to use them (they compile, yield a prefilter literal,
+cannot backtrack catastrophically) is the engine's to say: the caller hands that check in (``check``;
+``api.load_kb`` and the engine's KB pass ``core.matcher.check_entry``). The KB layer imports no engine.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +33,10 @@ MAX_YAML_NODES = env_int("TRT_WHY_MAX_YAML_NODES", 20_000)
 ("billion laughs"). The largest built-in entry has under 600. TRT_WHY_MAX_YAML_NODES raises it."""
 MAX_YAML_DEPTH = 64
 """Collections nested deeper than this are refused (a real entry nests about 6 levels)."""
+
+EntryCheck = Callable[[Entry, bool], None]
+"""Checks an entry the schema accepted, raising KBError (with the field; the loader adds the file) when it
+cannot be used; the bool says the entry comes from a folder besides the built-in KB (untrusted)."""
 
 
 
@@ -194,11 +202,6 @@ def parse_entry(text: str, path: str, stem: str | None = None) -> Entry:
         raise KBError(_describe(exc), path=path) from None
     if stem is not None and entry.id != stem:
         raise KBError(f"id {entry.id!r} must equal the file name; rename the file to {entry.id}.yaml", path=path, field="id")
-    from troubleshooter.core.regexes import check_entry_regexes
-
-    problem = check_entry_regexes(entry)
-    if problem:
-        raise KBError(problem, path=path)
     return entry
 
 
@@ -216,17 +219,14 @@ def _read_limited(path: Path) -> str:
     return data.decode("utf-8")
 
 
-def check_regex_safety(entry: Entry, path: str) -> None:
-    """Raise KBError when a signature could backtrack catastrophically (what `kb validate` checks).
-
-    Run when a user-supplied folder loads: its entries never went through this project's CI.
-    """
-    from troubleshooter.core.regexes import check_backtracking
-
-    for sig in entry.match.signatures:
-        problem = check_backtracking(sig)
-        if problem:
-            raise KBError(problem, path=path, field=f"match.signatures.{sig.id}.regex")
+def _checked(entry: Entry, path: str, check: EntryCheck | None, untrusted: bool) -> None:
+    """`check` on an entry read from `path`: its KBError, naming the file."""
+    if check is None:
+        return
+    try:
+        check(entry, untrusted)
+    except KBError as exc:
+        raise KBError(exc.message, path=path, field=exc.field) from None
 
 
 def _same_folder(a: Path, b: Path | None) -> bool:
@@ -238,11 +238,13 @@ def _same_folder(a: Path, b: Path | None) -> bool:
         return False
 
 
-def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path | None = None) -> KnowledgeBase:
+def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path | None = None,
+                 check: EntryCheck | None = None) -> KnowledgeBase:
     """Load every entry of every folder, in order. Later folders may not override earlier ids.
 
-    Entries outside ``builtin`` (default: the packaged KB) also have their regexes checked for
-    catastrophic backtracking, as `kb validate` does for the built-in KB in CI.
+    `check` (see `EntryCheck`) runs on every entry the schema accepted; entries outside ``builtin``
+    (default: the packaged KB) are passed to it as untrusted (`core.matcher.check_entry` then also guards
+    their regexes against catastrophic backtracking, as `kb validate` does for the built-in KB in CI).
     """
     trusted = builtin if builtin is not None else builtin_kb_dir()
     entries: dict[str, Entry] = {}
@@ -263,14 +265,13 @@ def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path
                 text = _read_limited(path)
                 digest.update(path.name.encode() + b"\0" + text.encode("utf-8") + b"\0")
                 entry = parse_entry(text, str(path), path.stem)
+                _checked(entry, str(path), check, user_supplied)
                 if entry.id in entries:
                     raise KBError(
                         f"id {entry.id!r} is already defined in {origins[entry.id]}; pick another id "
                         "(built-in ids are never overridden)",
                         path=str(path),
                     )
-                if user_supplied:
-                    check_regex_safety(entry, str(path))
             except (KBError, OSError, UnicodeDecodeError) as exc:
                 if strict:
                     raise exc if isinstance(exc, KBError) else KBError(str(exc), path=str(path)) from None
@@ -284,7 +285,8 @@ def load_folders(folders: Iterable[Path], *, strict: bool = False, builtin: Path
     return KnowledgeBase(ordered, problems, digest.hexdigest()[:16], origins)
 
 
-def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = False) -> KnowledgeBase:
-    """The built-in KB plus extra folders (arguments, then TRT_WHY_KB_PATH)."""
+def load_kb(extra: Sequence[str | os.PathLike[str]] = (), *, strict: bool = False,
+            check: EntryCheck | None = None) -> KnowledgeBase:
+    """The built-in KB plus extra folders (arguments, then TRT_WHY_KB_PATH); `check`: see `load_folders`."""
     folders = [builtin_kb_dir(), *extra_kb_dirs(extra)]
-    return load_folders(folders, strict=strict)
+    return load_folders(folders, strict=strict, check=check)

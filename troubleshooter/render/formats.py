@@ -13,7 +13,7 @@ reports        several logs' reports as one document           fn(reports, **ter
 lint           an ONNX model's lint (`lint.report.LintReport`) fn(lint_report, **terminal) -> str
 fleet-log      one log's record in `trt-why scan`              fn(record: dict) -> str
 fleet-summary  the summary that ends `trt-why scan`            fn(summary: dict) -> str
-eval           `trt-why eval`'s figures (`evaluate.EvalResult`) fn(result, **terminal) -> str
+eval           `trt-why eval`'s figures (`cli.eval.EvalResult`) fn(result, **terminal) -> str
 =============  ==============================================  =====================================
 
 ``**terminal`` is given only to a format marked ``terminal`` (laid out for a screen): ``colour``,
@@ -64,26 +64,26 @@ FORMATS: tuple[Format, ...] = (
     Format("text", ".txt", "Text", {
         "report": "troubleshooter.render.text:render_text",
         "reports": "troubleshooter.render.text:render_text_many",
-        "lint": "troubleshooter.lint.render:render_lint_text",
+        "lint": "troubleshooter.render.lint:render_lint_text",
         "fleet-summary": "troubleshooter.render.fleet:render_fleet_text",
-        "eval": "troubleshooter.evaluate:render_eval_text",
+        "eval": "troubleshooter.render.eval:render_eval_text",
     }, terminal=True),
     Format("markdown", ".md", "Markdown", {
         "report": "troubleshooter.render.markdown:render_markdown",
         "reports": "troubleshooter.render.markdown:render_markdown_many",
-        "lint": "troubleshooter.lint.render:render_lint_markdown",
+        "lint": "troubleshooter.render.lint:render_lint_markdown",
     }, export=True),
     Format("json", ".json", "JSON", {
         "report": "troubleshooter.render.json:render_json",
         "reports": "troubleshooter.render.json:render_json_many",
-        "lint": "troubleshooter.lint.render:render_lint_json",
-        "eval": "troubleshooter.evaluate:render_eval_json",
+        "lint": "troubleshooter.render.lint:render_lint_json",
+        "eval": "troubleshooter.render.eval:render_eval_json",
     }, export=True),
     Format("issue", ".issue.md", "Issue draft", {
         "report": "troubleshooter.render.issue:render_issue",
     }, export=True),
     Format("sarif", ".sarif", "SARIF 2.1.0", {
-        "lint": "troubleshooter.lint.render:render_lint_sarif",
+        "lint": "troubleshooter.render.lint:render_lint_sarif",
     }),
     Format("jsonl", ".jsonl", "JSON Lines", {
         "fleet-log": "troubleshooter.render.fleet:render_fleet_jsonl_record",

@@ -248,9 +248,9 @@ def _references() -> dict[str, tuple[str, ...]]:
     from troubleshooter.errors import KBError
 
     try:
-        from troubleshooter.kb.cache import load_kb_and_literals
+        from troubleshooter.kb.cache import load_kb_cached
 
-        kb, _derived = load_kb_and_literals()
+        kb, _derived = load_kb_cached()  # the engine's cache, written by the run that made the report
     except (KBError, OSError, ValueError):  # a draft without references beats no draft
         return {}
     return {e.id: tuple(r.url for r in e.references) for e in kb.entries}

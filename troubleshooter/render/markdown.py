@@ -64,9 +64,8 @@ def diagnosis_md(d: Diagnosis, full: bool = True, lines_in_log: int = 0,  # noqa
     if d.model_verdict:
         rows = [f"**On the model**: {d.model_verdict_reason or d.model_verdict}"]
         for f in d.model_findings[:5]:
-            nodes = f.get("nodes")
-            names = ", ".join(f"`{n}`" for n in (nodes if isinstance(nodes, list) else [])[:3])
-            rows.append(f"- {f.get('level')} `{f.get('rule')}` on {names or 'the model'}: {f.get('message')}")
+            names = ", ".join(f"`{n}`" for n in f.nodes[:3])
+            rows.append(f"- {f.level} `{f.rule}` on {names or 'the model'}: {f.message}")
         parts.append("\n".join(rows))
     if words.consequences(d):
         n = len(words.consequences(d))

@@ -1,8 +1,9 @@
 """Hide personal data in a report before it is shown, so it can be pasted publicly.
 
 What is replaced, in the text that comes from the log (evidence and unexplained lines, captures,
-the source name, notes, clues, lint findings) and, through the captures, in the causes, fixes,
-advice and titles filled in from them:
+the source name, notes, clues, lint findings: every text field of the report, found by walking the
+model, so that a new field is redacted without anyone remembering it) and, through the captures, in
+the causes, fixes, advice and titles filled in from them:
 
 - user names (``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>``, ``user@host`` prompts,
   e-mail addresses): ``<user>``, and the home folder: ``<home>``;
@@ -13,17 +14,34 @@ advice and titles filled in from them:
 - with ``names=True`` also ONNX node and tensor names: ``/model.1/conv/Conv`` -> ``<node-1>``.
 
 The same value gets the same placeholder everywhere in one report. The knowledge base's own
-words (and its reference links) are never touched.
+words (and its reference links), ids and closed vocabularies (a `Literal` field) and the facts read
+about the setup (versions, GPU, stack: what an issue needs) are never touched; `TEXT_KINDS` lists
+those fields and the KB's worded ones.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable
-from typing import Any
+import sys
+import typing
+from collections.abc import Iterator
+from enum import Enum
+from types import UnionType
+from typing import Any, Literal, Union
 
-from troubleshooter.models import Report
+from troubleshooter.models import (
+    CauseOut,
+    Command,
+    Diagnosis,
+    Environment,
+    Evidence,
+    ModelFinding,
+    RangeAdvice,
+    Report,
+    Source,
+    Unexplained,
+)
 
 _NAME_KEYS = {"node", "node_name", "failed_node", "layer", "tensor", "io_tensor", "binding", "input", "output",
               "conv", "sigmoid", "weights", "name"}
@@ -262,65 +280,173 @@ def _shorten(parts: list[str], sep: str, head: str) -> str:
     return sep.join(pieces)
 
 
-def _walk(value: Any, fn: Callable[[str], str], skip: frozenset[str] = frozenset()) -> Any:
+# -- the report, walked field by field --------------------------------------------------------------
+
+TextKind = Literal["log", "kb", "kept"]
+"""log: text from the log, redacted (every text field not declared otherwise); kb: the KB's words filled
+in with the log's captures (only the captured values in them are swapped for their redacted form); kept:
+never touched."""
+
+TEXT_KINDS: dict[tuple[type, str], TextKind] = {
+    # The KB's words, filled in with the diagnosis's captures (core.ranking).
+    (Diagnosis, "title"): "kb", (Diagnosis, "causes"): "kb", (Diagnosis, "cause_details"): "kb",
+    (Diagnosis, "version_advice"): "kb", (Diagnosis, "version_advice_all"): "kb", (Diagnosis, "fixes"): "kb",
+    (Diagnosis, "asks"): "kb",
+    # Ids, the KB's own words and links, labels.
+    (Diagnosis, "id"): "kept", (Diagnosis, "version_status"): "kept", (Diagnosis, "references"): "kept",
+    (Diagnosis, "lint"): "kept", (Diagnosis, "alternatives"): "kept", (Diagnosis, "resembles"): "kept",
+    (Unexplained, "similar"): "kept", (Evidence, "signature"): "kept", (Evidence, "role"): "kept",
+    (CauseOut, "certainty"): "kept", (RangeAdvice, "versions"): "kept", (RangeAdvice, "status"): "kept",
+    (Command, "lang"): "kept", (ModelFinding, "rule"): "kept", (ModelFinding, "kb"): "kept",
+    (ModelFinding, "source"): "kept", (Source, "encoding"): "kept",
+    # What was read about the setup: versions, the GPU, the stack (the command it ran is the log's text).
+    **{(Environment, name): "kept" for name in (
+        "tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform", "jetpack",
+        "precisions", "front_end", "stack_versions", "onnx_ir_version", "onnx_producer")},
+}
+"""The text fields that are not the log's own text, by model class and field name (a subclass inherits its
+base's); every other text field of the report is redacted."""
+
+FILLED_FROM: dict[type, tuple[str, ...]] = {Diagnosis: ("captures", "capture_values")}
+"""Where a record's `kb` fields took the log's values from: those values are swapped in them."""
+
+WALKED_FIRST: dict[type, tuple[str, ...]] = {Report: ("source", "environment", "notes", "unexplained", "first_error")}
+"""Fields visited before the others (which follow in declaration order): what reading found before what the
+KB made of it. The order numbers the placeholders (`<host-1>`, `<node-1>`...) and decides which of two
+overlapping names is learnt first."""
+
+
+def _filled_from(cls: type) -> tuple[str, ...]:
+    return next((names for base, names in FILLED_FROM.items() if issubclass(cls, base)), ())
+
+
+def _kind(cls: type, name: str, inherited: TextKind) -> TextKind:
+    for base in cls.__mro__:
+        kind = TEXT_KINDS.get((base, name))
+        if kind is not None:
+            return kind
+    return inherited
+
+
+_FIELDS: dict[tuple[type, TextKind], tuple[tuple[str, TextKind], ...]] = {}
+
+
+def _fields(cls: type, inherited: TextKind) -> tuple[tuple[str, TextKind], ...]:
+    """The fields of a record class that may hold text, with their kind, in declaration order (fields of a
+    closed vocabulary, a `Literal` or an `Enum`, hold no text; a `kept` field is not walked)."""
+    known = _FIELDS.get((cls, inherited))
+    if known is None:
+        first = next((names for base, names in WALKED_FIRST.items() if issubclass(cls, base)), ())
+        order = [*first, *(name for name in cls.model_fields if name not in first)]  # type: ignore[attr-defined]
+        kinds = ((name, _kind(cls, name, inherited)) for name in order)
+        known = _FIELDS[cls, inherited] = tuple((name, kind) for name, kind in kinds
+                                                 if kind != "kept" and not _vocabulary(_annotation(cls, name)))
+    return known
+
+
+def _annotation(cls: type, name: str) -> Any:
+    """A field's type: a pydantic field's own, else the annotation of the class declaring it, evaluated in
+    that class's module (a subclass declared elsewhere does not see its base's names)."""
+    annotation = getattr(cls.model_fields[name], "annotation", None)  # type: ignore[attr-defined]
+    if annotation is not None:
+        return annotation
+    for klass in cls.__mro__:
+        raw = klass.__dict__.get("__annotations__", {}).get(name)  # noqa: RUF063 - the class's own, not inherited
+        if raw is not None:
+            return eval(raw, vars(sys.modules[klass.__module__])) if isinstance(raw, str) else raw
+    return None
+
+
+def _vocabulary(annotation: Any) -> bool:
+    """A `Literal[...]` or an `Enum` (or either, or None): a closed set of words, not text."""
+    if typing.get_origin(annotation) is Literal:
+        return True
+    if isinstance(annotation, type):
+        return issubclass(annotation, Enum)
+    if typing.get_origin(annotation) in (Union, UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return bool(args) and all(_vocabulary(a) for a in args)
+    return False
+
+
+def _is_record(value: Any) -> bool:
+    return hasattr(type(value), "model_fields") and hasattr(value, "model_copy")
+
+
+def _texts(value: Any, kind: TextKind) -> Iterator[tuple[TextKind, str]]:
+    """Every text in `value` with its kind, in the order the report declares its fields."""
     if isinstance(value, str):
-        return fn(value)
-    if isinstance(value, list):
-        return [_walk(v, fn, skip) for v in value]
-    if isinstance(value, dict):
-        return {k: (v if k in skip else _walk(v, fn, skip)) for k, v in value.items()}
-    return value
+        yield kind, value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item, kind)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item, kind)
+    elif _is_record(value):
+        for name, field_kind in _fields(type(value), kind):
+            yield from _texts(getattr(value, name), field_kind)
 
 
-_FINDING_KEYS = frozenset({"rule", "level", "kb", "source"})
+class _ReportRedaction:
+    """One report's redaction: each text from the log scrubbed once (the same text, the same result)."""
+
+    def __init__(self, red: Redactor) -> None:
+        self.red = red
+        self._scrubbed: dict[str, str] = {}
+
+    def scrub(self, text: str) -> str:
+        done = self._scrubbed.get(text)
+        if done is None:
+            done = self._scrubbed[text] = self.red.scrub(text)
+        return done
+
+    def swaps(self, record: Any) -> dict[str, str]:
+        """The record's captured values whose redacted form differs, longest first (see FILLED_FROM)."""
+        found: dict[str, str] = {}
+        for name in _filled_from(type(record)):
+            for _, text in _texts(getattr(record, name), "log"):
+                if text and text not in found:
+                    found[text] = self.scrub(text)
+        return {k: found[k] for k in sorted(found, key=len, reverse=True) if found[k] != k}
+
+    def value(self, value: Any, kind: TextKind, swaps: dict[str, str]) -> Any:
+        if isinstance(value, str):
+            if kind == "log":
+                return self.scrub(value)
+            for original, redacted in swaps.items():
+                value = value.replace(original, redacted)
+            return value
+        if isinstance(value, list):
+            return [self.value(item, kind, swaps) for item in value]
+        if isinstance(value, dict):
+            return {key: self.value(item, kind, swaps) for key, item in value.items()}
+        if _is_record(value):
+            if _filled_from(type(value)):
+                swaps = self.swaps(value)
+            update = {name: self.value(getattr(value, name), field_kind, swaps)
+                      for name, field_kind in _fields(type(value), kind)}
+            return value.model_copy(update=update) if update else value
+        return value
+
+
+def _learn_names(red: Redactor, report: Report) -> None:
+    """With `names`: the node and tensor names the diagnoses captured (so that they are hidden wherever
+    they appear, even where no pattern would take them for a name)."""
+    for d in report.diagnoses:
+        pairs = [*d.captures.items(), *((key, v) for key, vals in d.capture_values.items() for v in vals)]
+        for key, value in pairs:
+            if key in _NAME_KEYS:
+                red.learn_name(value, "tensor" if "tensor" in key or key in ("binding", "output") else "node")
 
 
 def redact_report(report: Report, names: bool = False) -> Report:
     """A copy of ``report`` with user names, paths, hosts and IPs (and with ``names`` node names) hidden."""
     red = Redactor(names)
-    data = report.model_dump()
-    first = data.get("first_error")
-    log_texts = [data["source"]["name"], *data["notes"], *(u["text"] for u in data["unexplained"])]
-    command = data["environment"].get("command") or ""  # the command the log ran: it names the user's files too
-    log_texts.append(command)
-    if first:
-        log_texts.append(first["text"])
-    for d in data["diagnoses"]:
-        log_texts += [e["text"] for e in d["evidence"]] + list(d["captures"].values())
-        log_texts += [v for vals in d["capture_values"].values() for v in vals]
-        if names:
-            for key, value in d["captures"].items():
-                if key in _NAME_KEYS:
-                    red.learn_name(value, "tensor" if "tensor" in key or key in ("binding", "output") else "node")
-            for key, vals in d["capture_values"].items():
-                for value in vals if key in _NAME_KEYS else ():
-                    red.learn_name(value, "tensor" if "tensor" in key or key in ("binding", "output") else "node")
-    for text in log_texts:
-        red.learn(text)
-
-    data["source"]["name"] = red.scrub(data["source"]["name"])
-    data["environment"]["command"] = red.scrub(command) or None
-    data["notes"] = [red.scrub(n) for n in data["notes"]]
-    for u in [*data["unexplained"], *([first] if first else [])]:
-        u["text"] = red.scrub(u["text"])
-        u["next_steps"] = _walk(u.get("next_steps") or [], red.scrub, frozenset({"lang"}))
-    for d in data["diagnoses"]:
-        originals = {v for v in d["captures"].values()} | {v for vs in d["capture_values"].values() for v in vs}
-        swaps = {v: red.scrub(v) for v in originals if v}
-        swaps = {k: v for k, v in swaps.items() if k != v}
-
-        def fill(text: str, swaps: dict[str, str] = swaps) -> str:
-            for original in sorted(swaps, key=len, reverse=True):
-                text = text.replace(original, swaps[original])
-            return text
-
-        for e in d["evidence"]:
-            e["text"] = red.scrub(e["text"])
-        d["captures"] = {k: swaps.get(v, v) for k, v in d["captures"].items()}
-        d["capture_values"] = {k: [swaps.get(v, v) for v in vs] for k, vs in d["capture_values"].items()}
-        for key in ("title", "causes", "cause_details", "version_advice", "fixes", "asks"):
-            d[key] = _walk(d[key], fill, frozenset({"certainty", "lang"}))
-        d["clues"] = [red.scrub(c) for c in d["clues"]]
-        d["reduce_command"] = red.scrub(d["reduce_command"]) if d["reduce_command"] else d["reduce_command"]
-        d["model_findings"] = _walk(d["model_findings"], red.scrub, _FINDING_KEYS)
-    return Report.model_validate(data)
+    if names:
+        _learn_names(red, report)
+    for kind, text in _texts(report, "log"):
+        if kind == "log":
+            red.learn(text)
+    redacted: Report = _ReportRedaction(red).value(report, "log", {})
+    return redacted

@@ -138,7 +138,7 @@ def render_diagnosis(d: Diagnosis, primary: bool, full: bool = False, lines_in_l
     if asks and primary:
         out.append(_row("unknown", "would decide: " + asks[0]))
     for f in d.model_findings[:3]:
-        out.append(_row("", f"{f.get('level', '')} {f.get('rule', '')}: {f.get('message', '')}"))
+        out.append(_row("", f"{f.level} {f.rule}: {f.message}"))
     later_lines = words.consequences(d)
     if later_lines:
         span = f"{later_lines[0]}–{later_lines[-1]}" if len(later_lines) > 1 else str(later_lines[0])

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from troubleshooter.core.ranking import MAX_SHOWN_EVIDENCE
-from troubleshooter.models import Diagnosis, Environment, Report
+from troubleshooter.models import MAX_TRIGGER_EVIDENCE, Diagnosis, Environment, Report
 
 CAPTURE_WORDS: dict[str, str] = {
     "tensor": "tensors",
@@ -59,7 +58,7 @@ def trigger_lines(d: Diagnosis, lines_in_log: int) -> int:
     line was kept as evidence, their number is exact; never more lines than the log has.
     """
     kept = len([e for e in d.evidence if e.role == "trigger"])
-    total = kept if kept < MAX_SHOWN_EVIDENCE else max(kept, d.occurrences)
+    total = kept if kept < MAX_TRIGGER_EVIDENCE else max(kept, d.occurrences)
     return max(kept, min(total, lines_in_log)) if lines_in_log > 0 else total
 
 
@@ -166,16 +165,15 @@ def clues(d: Diagnosis, width: int = 70) -> list[str]:
 def fill_blanks(code: str, lang: str) -> str:
     """A KB command with a blank the log cannot fill (`"<the Conv node inside X>"`): the blank becomes a
     name, explained in a comment line above the command, so the command says what to put there."""
-    # only an ONNX node's name becomes NAME with the Netron hint; other blanks (a version, the dims you run with)
-    # stay `<the ...>` in the command, which says itself what goes there
-    found = [what for what in _PLACEHOLDER.findall(code) if "node" in what]
+    found = _PLACEHOLDER.findall(code)
     if not found:
         return code
     comment = "#" if lang in ("python", "bash", "sh", "shell", "console", "powershell", "zsh", "text", "") else "//"
     head = []
     for i, what in enumerate(dict.fromkeys(found)):
         name = "NAME" if len(found) == 1 else f"NAME{i + 1}"
-        head.append(f"{comment} {name}: {what} (its name in the ONNX model; Netron shows it)")
+        hint = " (its name in the ONNX model; Netron shows it)" if "node" in what else ""  # a node's blank only
+        head.append(f"{comment} {name}: {what}{hint}")
         code = code.replace(f"<the {what}>", name)
     return "\n".join(head) + "\n" + code
 

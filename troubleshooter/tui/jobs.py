@@ -162,7 +162,7 @@ def read_log_text(request: LogRequest, cancelled: CancelledFn) -> LogText:
         if raw_lines and raw_lines[-1] == "":
             raw_lines.pop()
         return LogText([view_line(line) for line in raw_lines])
-    from troubleshooter.scan import ingest
+    from troubleshooter.reading import ingest
 
     opened = ingest.open_path(request.path)
     chunks: list[bytes] = []

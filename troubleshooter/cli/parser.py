@@ -1,39 +1,25 @@
-"""The command line: one argparse parser, one subcommand per way in; `diagnose` is the default.
-
-    trt-why build.log [more.log.gz ...] [--format text|json|markdown]    (= trt-why diagnose ...)
-    trt-why -                      (stdin)
-    trt-why kb list|show|validate|test|explain|new|schema
-    trt-why lint model.onnx        trt-why tui [build.log]     trt-why mcp
-    trt-why scan DIR...            trt-why eval DIR
+"""`trt-why`'s one argparse parser: a subcommand per way in; `diagnose` is the default.
 
 The whole parser is declared here (`build_parser`) and imports nothing heavy: each command's code lives
-in its own module (`cli_kb`, `cli_extra`, `fleet`) and is imported only when that command runs. The
-choices come from their one list: formats from `render.formats`, platforms from `models.PLATFORMS`
-(read only when shown or checked), matchers checked by the API. A log named like a command is still
-diagnosed: `trt-why ./tui`, `trt-why -- tui`, or `trt-why tui` when ./tui is a file and nothing follows.
+in its own module of `troubleshooter.cli` and is imported only when that command runs. The choices come
+from their one list: formats from `render.formats`, platforms from `models.PLATFORMS` (read only when
+shown or checked), matchers checked by the API. A log named like a command is still diagnosed:
+`trt-why ./tui`, `trt-why -- tui`, or `trt-why tui` when ./tui is a file and nothing follows
+(`command_argv`).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from troubleshooter import exit_codes
-from troubleshooter.errors import InputError, TroubleshooterError
 from troubleshooter.render import formats
 
-if TYPE_CHECKING:
-    from troubleshooter.render.progress import ProgressBar
-    from troubleshooter.render.term import Terminal
-
 Command = Callable[[argparse.Namespace], int]
-
-PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-"""Files smaller than this never show a progress bar (they take well under a second)."""
 
 
 def exit_codes_help(found: str | None = "the log shows a failure, or a warning diagnosis (--exit-zero: 0)",
@@ -153,7 +139,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _diagnose_parser(p: argparse.ArgumentParser) -> None:
     p.description, p.epilog = _DESCRIPTION, exit_codes_help()
-    p.set_defaults(run=_diagnose)
+    p.set_defaults(run=_lazy("troubleshooter.cli.diagnose:run"))
     p.add_argument("logs", nargs="*", metavar="LOG", help="log files (.gz ok); '-' for stdin (the default)")
     _diagnose_options(p)
 
@@ -161,7 +147,7 @@ def _diagnose_parser(p: argparse.ArgumentParser) -> None:
 def _tui_parser(p: argparse.ArgumentParser) -> None:
     p.description = "Walk through causes, version advice and fixes (`trt-why` alone on a terminal opens it too)."
     p.epilog = exit_codes_help(None, ok="the app was closed")
-    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_tui"))
+    p.set_defaults(run=_lazy("troubleshooter.cli.tui:run"))
     p.add_argument("log", nargs="?", help="a log to open")
     p.add_argument("--model", help="an ONNX model to lint")
     p.add_argument("--trt-version", metavar="X", help="TensorRT version, when the log does not say")
@@ -171,7 +157,7 @@ def _lint_parser(p: argparse.ArgumentParser) -> None:
     p.description = "TensorRT-aware checks of an ONNX model."
     p.epilog = exit_codes_help("a finding of level error or warning (--exit-zero: 0)",
                                ok="no finding of level error or warning")
-    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_lint"))
+    p.set_defaults(run=_lazy("troubleshooter.cli.lint:run"))
     p.add_argument("model", nargs="?", help="the .onnx file")
     p.add_argument("--list-rules", action="store_true", help="print the rule ids and exit")
     lint_formats = formats.names("lint")
@@ -184,13 +170,13 @@ def _lint_parser(p: argparse.ArgumentParser) -> None:
 
 
 def _scan_parser(p: argparse.ArgumentParser) -> None:
-    from troubleshooter.fleet import LOG_PATTERNS, TOP_UNEXPLAINED
+    from troubleshooter.cli.scan import LOG_PATTERNS, TOP_UNEXPLAINED
 
     p.description = ("Diagnose many logs at once: one JSON line per log, then a summary (classification rate, "
                      "families, the unexplained error lines seen most often).")
     p.epilog = exit_codes_help("a log has an error or warning diagnosis (--exit-zero: 0)",
                                ok="no log has an error or warning diagnosis")
-    p.set_defaults(run=_lazy("troubleshooter.fleet:run"))
+    p.set_defaults(run=_lazy("troubleshooter.cli.scan:run"))
     p.add_argument("targets", nargs="+", metavar="DIR_OR_GLOB", help="folders (searched recursively), files or globs")
     p.add_argument("-j", "--jobs", type=int, default=0, help="worker processes (default: one per core)")
     fleet_formats = formats.names("fleet-summary")
@@ -209,7 +195,7 @@ def _scan_parser(p: argparse.ArgumentParser) -> None:
 def _eval_parser(p: argparse.ArgumentParser) -> None:
     p.description = "Measure the KB on labelled logs."
     p.epilog = exit_codes_help("a log's expectation is not met", ok="every expectation met")
-    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_eval"))
+    p.set_defaults(run=_lazy("troubleshooter.cli.eval:run"))
     p.add_argument("dir", help="folder of NAME.log files with NAME.expect.yaml expectations")
     eval_formats = formats.names("eval")
     p.add_argument("-f", "--format", choices=eval_formats, default="text", help=f"{_choices(eval_formats)} (default: text)")
@@ -220,7 +206,7 @@ def _eval_parser(p: argparse.ArgumentParser) -> None:
 def _mcp_parser(p: argparse.ArgumentParser) -> None:
     p.description = "Serve trt-why over the Model Context Protocol."
     p.epilog = exit_codes_help(None, ok="the server stopped")
-    p.set_defaults(run=_lazy("troubleshooter.cli_extra:cmd_mcp"))
+    p.set_defaults(run=_lazy("troubleshooter.cli.mcp:run"))
     p.add_argument("--http", metavar="HOST:PORT", help="streamable HTTP instead of stdio (e.g. 127.0.0.1:8765)")
     p.add_argument("--allow-dir", action="append", default=[], metavar="DIR",
                    help="folders whose ONNX models lint_onnx_model may read (none by default)")
@@ -239,24 +225,24 @@ def _kb_parser(p: argparse.ArgumentParser) -> None:
         q.set_defaults(run=run)
         return q
 
-    q = command("list", _lazy("troubleshooter.cli_kb:kb_list"), "every entry: id, severity, title")
+    q = command("list", _lazy("troubleshooter.cli.kb:kb_list"), "every entry: id, severity, title")
     q.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    q = command("show", _lazy("troubleshooter.cli_kb:kb_show"), "one entry in full, as a report shows it")
+    q = command("show", _lazy("troubleshooter.cli.kb:kb_show"), "one entry in full, as a report shows it")
     q.add_argument("id")
     q.add_argument("-f", "--format", choices=("text", "markdown", "yaml", "json"), default="text",
                    help="text (default: as a report words it), markdown, yaml (the file as written) or json")
     q.add_argument("--no-color", action="store_true", help="no ANSI colours (also NO_COLOR=1)")
-    command("validate", _lazy("troubleshooter.cli_kb:kb_validate"), "schema, conventions, regex safety, scaffolds left unedited")
-    q = command("test", _lazy("troubleshooter.cli_kb:kb_test"), "run every entry's examples")
+    command("validate", _lazy("troubleshooter.cli.kb:kb_validate"), "schema, conventions, regex safety, scaffolds left unedited")
+    q = command("test", _lazy("troubleshooter.cli.kb:kb_test"), "run every entry's examples")
     q.add_argument("ids", nargs="*", help="only these entries")
-    q = command("explain", _lazy("troubleshooter.cli_kb:kb_explain"), "why an entry did or did not match a log")
+    q = command("explain", _lazy("troubleshooter.cli.kb:kb_explain"), "why an entry did or did not match a log")
     q.add_argument("id")
     q.add_argument("log")
     q.add_argument("--trt-version", metavar="X")
-    q = command("new", _lazy("troubleshooter.cli_kb:kb_new"), "scaffold a new entry")
+    q = command("new", _lazy("troubleshooter.cli.kb:kb_new"), "scaffold a new entry")
     q.add_argument("id")
     q.add_argument("--dir", default="kb", help="folder to write it in (default: ./kb)")
-    command("schema", _lazy("troubleshooter.cli_kb:kb_schema"), "print the JSON Schema of an entry")
+    command("schema", _lazy("troubleshooter.cli.kb:kb_schema"), "print the JSON Schema of an entry")
 
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -292,106 +278,6 @@ def _kb_help(args: argparse.Namespace) -> int:
     return exit_codes.OK
 
 
-# -- diagnose ---------------------------------------------------------------------------------------
-
-def _err(message: str) -> int:
-    sys.stderr.write(f"trt-why: {message}\n")
-    return exit_codes.ERROR
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
-
-
-def _progress_for(path: str, enabled: bool) -> ProgressBar | None:
-    """A progress bar on stderr, or None: only on a terminal, never for JSON (see _diagnose)."""
-    if not enabled or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
-        return None
-    always = os.environ.get("TRT_WHY_PROGRESS") == "always"  # tests and demos: even for a small file
-    try:
-        size = os.path.getsize(path) if path != "-" else 0
-    except OSError:
-        size = 0
-    if path != "-" and size < PROGRESS_MIN_BYTES and not always:
-        return None
-    if path.endswith(".gz"):
-        size = 0  # the bar counts decompressed bytes: no total to compare with
-    from troubleshooter.render.progress import ProgressBar
-
-    return ProgressBar(size or None, sys.stderr, delay=0.0 if always else 0.5, min_interval=0.0 if always else 0.2)
-
-
-def _output(args: argparse.Namespace) -> tuple[str, Terminal]:
-    """The format, and the terminal to fit (a terminal format only): contradictory options are a usage error."""
-    from troubleshooter.render.term import Terminal, terminal
-
-    if args.chat and args.format not in (None, "markdown"):
-        raise InputError(f"--chat {args.chat} writes Markdown: it cannot be combined with --format {args.format}")
-    fmt = "markdown" if args.chat else (args.format or "text")
-    if not formats.get(fmt).terminal:
-        return fmt, Terminal(width=None, colour=False)
-    return fmt, terminal(sys.stdout, no_color=args.no_color)
-
-
-def _diagnose(args: argparse.Namespace) -> int:
-    from troubleshooter import api
-
-    fmt, term = _output(args)
-    # Every option is checked (api.Options) before a byte is read; the engine follows --kb and --matcher.
-    options = api.Options(trt_version=args.trt_version, platform=args.platform, model=args.model,
-                          redact=args.redact, redact_names=args.redact_names, kb_dirs=args.kb, matcher=args.matcher)
-    engine = api.get_engine(options.kb_dirs, prefer=options.matcher)
-    reports = []
-    status = exit_codes.OK
-    for path in args.logs or ["-"]:
-        # JSON is for programs: no bar (on a terminal it would share the screen with the output).
-        progress = _progress_for(path, not args.no_progress and fmt != "json")
-        try:
-            if path == "-":
-                stdin = getattr(sys.stdin, "buffer", None)
-                if stdin is None:  # `trt-why - <&-`: no standard input at all
-                    raise InputError("no standard input: give a log file, or pipe one in (cat build.log | trt-why -)")
-                report = api.diagnose_stream(stdin, options, progress=progress, engine=engine)
-            else:
-                report = api.diagnose_path(path, options, progress=progress, engine=engine)
-        finally:
-            if progress is not None:
-                progress.close()
-        reports.append(report)
-        status = max(status, report.exit_status)
-    try:
-        if args.chat:
-            from troubleshooter.render.chat import render_chat
-
-            for report in reports:
-                _write("\n\n---8<---\n\n".join(render_chat(report, args.chat)) + "\n")
-        elif len(reports) == 1:
-            _write(formats.render(fmt, "report", reports[0], colour=term.colour, verbose=args.verbose, width=term.width))
-        else:
-            _write(formats.render(fmt, "reports", reports, colour=term.colour, verbose=args.verbose, width=term.width))
-    except BrokenPipeError:
-        # The reader left early (| head): the verdict does not depend on how much of it was read.
-        _silence_stdout()
-    return exit_codes.OK if args.exit_zero else status
-
-
-# -- main -------------------------------------------------------------------------------------------
-
-def check_kb_dirs(dirs: Sequence[str]) -> None:
-    """`--kb DIR` must name a folder: a typo is a usage error (exit 2), not a note under a report."""
-    for folder in dirs:
-        if not os.path.isdir(folder):
-            raise InputError(f"--kb {folder}: no such folder")
-
-
-def _silence_stdout() -> None:
-    """After a broken pipe: point stdout at /dev/null so the interpreter's final flush stays quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def command_argv(argv: Sequence[str]) -> list[str]:
@@ -405,51 +291,3 @@ def command_argv(argv: Sequence[str]) -> list[str]:
     if argv and argv[0] in COMMANDS and (argv[0] == "diagnose" or len(argv) > 1 or not os.path.isfile(argv[0])):
         return argv
     return ["diagnose", *argv]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        try:
-            return _dispatch(argv)
-        finally:
-            with contextlib.suppress(BrokenPipeError, ValueError):
-                sys.stdout.flush()
-    except KeyboardInterrupt:
-        sys.stderr.write("trt-why: interrupted\n")
-        return exit_codes.INTERRUPTED
-    except BrokenPipeError:
-        # Output went to a closed pipe (| head) outside the report itself: nothing more to say.
-        _silence_stdout()
-        return exit_codes.OK
-    except TroubleshooterError as exc:
-        return _err(str(exc))
-    except MemoryError:
-        return _err("out of memory while reading the input")
-
-
-def _dispatch(argv: list[str]) -> int:
-    # `trt-why` alone on a terminal: the app (even with a file named tui here).
-    argv = ["tui"] if not argv and sys.stdin.isatty() and sys.stdout.isatty() else command_argv(argv)
-    args = build_parser(argv[0]).parse_args(argv)
-    check_kb_dirs(getattr(args, "kb", ()))
-    run: Command = args.run
-    return run(args)
-
-
-def entry() -> NoReturn:
-    """The `trt-why` command: `main`, then exit with its status. After Ctrl+C the process ends at once
-    with 130, as a shell expects, without the interpreter's teardown: CPython may otherwise end such a
-    process with SIGINT itself (status -2) when the interrupt landed inside code it ran from a string
-    (a dataclass or a pydantic model being built), even though the interrupt was handled here."""
-    code = main()
-    if code == exit_codes.INTERRUPTED:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        os._exit(code)
-    sys.exit(code)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    entry()

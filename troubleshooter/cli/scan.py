@@ -10,7 +10,7 @@ The logs are shared out over all cores (a process pool; each worker builds its e
 inherits it where processes fork). Beyond one machine, the JSONL output is the interface to
 whatever distributes the work: there is no cluster code here.
 
-The command's arguments are declared with the rest of the command line (`cli.build_parser`); what it
+The command's arguments are declared with the rest of the command line (`cli.parser`); what it
 writes comes from the format registry (`render.formats`: products fleet-log and fleet-summary).
 """
 
@@ -211,7 +211,7 @@ def _progress(total_bytes: int, enabled: bool):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
-    """`trt-why scan` with its parsed arguments (declared in `cli.build_parser`). Returns the exit code."""
+    """`trt-why scan` with its parsed arguments (declared in `cli.parser`). Returns the exit code."""
     from troubleshooter.render import formats
 
     paths = find_logs(args.targets, tuple(args.pattern) if args.pattern else LOG_PATTERNS)

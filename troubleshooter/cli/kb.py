@@ -1,6 +1,6 @@
 """`trt-why kb ...`: list, show, validate, test, explain, new, schema: one function per subcommand.
 
-Their arguments are declared with the rest of the command line (`cli.build_parser`); each function takes
+Their arguments are declared with the rest of the command line (`cli.parser`); each function takes
 the parsed arguments and returns the exit code.
 """
 
@@ -32,12 +32,12 @@ def kb_schema(args: argparse.Namespace) -> int:
 def kb_new(args: argparse.Namespace) -> int:
     import re
 
-    from troubleshooter.kb.loader import load_kb
+    from troubleshooter.api import load_kb
     from troubleshooter.kb.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, args.id):
         raise InputError(f"{args.id!r}: ids are lowercase words joined by '-' (e.g. my-plugin-crash)")
-    from troubleshooter.selftest import SCAFFOLD
+    from troubleshooter.cli.kb_selftest import SCAFFOLD
 
     target = Path(args.dir) / f"{args.id}.yaml"
     if args.id in load_kb(args.kb).ids():
@@ -52,7 +52,7 @@ def kb_new(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> KnowledgeBase:
-    from troubleshooter.kb.loader import load_kb
+    from troubleshooter.api import load_kb
 
     return load_kb(args.kb, strict=args.strict)
 
@@ -99,7 +99,7 @@ def kb_show(args: argparse.Namespace) -> int:
 
 
 def kb_validate(args: argparse.Namespace) -> int:
-    from troubleshooter.selftest import validate
+    from troubleshooter.cli.kb_selftest import validate
 
     kb = _load(args)
     problems = validate(kb) + _scaffolds(kb)
@@ -110,7 +110,7 @@ def kb_validate(args: argparse.Namespace) -> int:
 
 
 def kb_test(args: argparse.Namespace) -> int:
-    from troubleshooter.selftest import run_examples
+    from troubleshooter.cli.kb_selftest import run_examples
 
     kb = _load(args)
     wanted = set(args.ids)
@@ -135,10 +135,10 @@ def kb_test(args: argparse.Namespace) -> int:
 
 
 def kb_explain(args: argparse.Namespace) -> int:
-    from troubleshooter.selftest import explain
+    from troubleshooter.cli.kb_selftest import explain
 
     entry = _entry(_load(args), args.id)
-    from troubleshooter.scan.ingest import open_path
+    from troubleshooter.reading.ingest import open_path
 
     opened = open_path(args.log)
     data = bytearray()

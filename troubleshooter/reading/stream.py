@@ -1,5 +1,5 @@
 """The streaming pass: read a log once, in one reused buffer, and hand each buffer of whole lines
-with its candidate line starts (from a finder, `troubleshooter.scan.finders`) to a sink (the
+with its candidate line starts (from a finder, `troubleshooter.reading.finders`) to a sink (the
 matcher). Lines are counted as they go; a line longer than the buffer is matched on its head and
 keeps its number. Also the pieces a scan of one part of a file needs (`FileRange`, line starts).
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 from troubleshooter.core.limits import MAX_LINE_BYTES
 from troubleshooter.core.matcher import CONTEXT_LINES, following_lines
-from troubleshooter.scan.finders import Finder
-from troubleshooter.scan.ingest import Opened
+from troubleshooter.reading.finders import Finder
+from troubleshooter.reading.ingest import Opened
 
 BUFFER_BYTES = 8 * 1024 * 1024
 MIN_BUFFER_BYTES = 256 * 1024

@@ -26,7 +26,7 @@ class CaseResult:
 
 def lint_rule_ids() -> set[str]:
     """Ids of the model-lint rules, from the rule modules' file names (no onnx import)."""
-    rules = Path(__file__).resolve().parent.parent / "lint" / "rules"
+    rules = Path(__file__).resolve().parents[1] / "lint" / "rules"
     ids = {p.stem.replace("_", "-") for p in rules.glob("*.py") if not p.stem.startswith("_")}
     with contextlib.suppress(Exception):  # the registry may need onnx; file names are enough
         from troubleshooter.lint.rules import RULE_IDS

@@ -4,8 +4,8 @@
 ``lint-report.schema.json`` describes ``trt-why lint --format json``. Both are generated from the
 pydantic models in serialization mode (fields excluded from the JSON are left out).
 
-    python -m troubleshooter.schemas            # rewrite docs/schema/*.json
-    python -m troubleshooter.schemas --check    # exit 1 when a file is stale
+    python -m troubleshooter.report_schemas            # rewrite docs/schema/*.json
+    python -m troubleshooter.report_schemas --check    # exit 1 when a file is stale
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             folder.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
     if check and stale:
-        sys.stderr.write(f"stale schemas in {folder}: {', '.join(stale)} (run python -m troubleshooter.schemas)\n")
+        sys.stderr.write(f"stale schemas in {folder}: {', '.join(stale)} (run python -m troubleshooter.report_schemas)\n")
         return exit_codes.FOUND
     return exit_codes.OK
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import hyperscan
 
-from troubleshooter.scan.finders import Needles, all_line_starts
+from troubleshooter.reading.finders import Needles, all_line_starts
 
 _ESCAPED = [bytes([b]) if (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122) else b"\\x%02x" % b for b in range(256)]
 

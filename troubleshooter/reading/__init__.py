@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from troubleshooter.core.state import MatchState
-from troubleshooter.scan.finders import HYPERSCAN_MIN_BYTES, Finder, PythonFinder
+from troubleshooter.reading.finders import HYPERSCAN_MIN_BYTES, Finder, PythonFinder
 
 if TYPE_CHECKING:
     from troubleshooter.core.matcher import LiteralSet, Matcher, Prefilter
-    from troubleshooter.scan.ingest import Opened
+    from troubleshooter.reading.ingest import Opened
 
 MATCHERS = ("auto", "python", "hyperscan")
 """How candidate lines are found: `auto` (Hyperscan when installed and the input is large enough),
@@ -39,7 +39,7 @@ def make_finder(prefilter: Prefilter, choice: str = "auto") -> Finder:
     """The fastest finder available for this choice (python forces the pure one)."""
     if choice in ("auto", "hyperscan"):
         try:
-            from troubleshooter.scan.hsfinder import HyperscanFinder
+            from troubleshooter.reading.hsfinder import HyperscanFinder
         except ImportError:
             if choice == "hyperscan":
                 raise
@@ -57,7 +57,7 @@ def literal_index_factory(choice: str) -> Callable[[Sequence[str]], LiteralSet] 
     if choice == "python":
         return None
     try:
-        from troubleshooter.scan.hsfinder import HyperscanLiteralSet
+        from troubleshooter.reading.hsfinder import HyperscanLiteralSet
     except ImportError:
         return None
     return HyperscanLiteralSet
@@ -106,12 +106,12 @@ def scan(opened: Opened, matcher: Matcher, finders: Finders, progress: Callable[
          path: str | None = None) -> Scanned:
     """The streaming pass: large plain files in parts on several cores, everything else in one pass.
     `path`: the file `opened` was opened from (a file can be cut into parts; a stream cannot)."""
-    from troubleshooter.scan import ingest
-    from troubleshooter.scan.newlines import counter_for
-    from troubleshooter.scan.stream import scan_stream
+    from troubleshooter.reading import ingest
+    from troubleshooter.reading.newlines import counter_for
+    from troubleshooter.reading.stream import scan_stream
 
     if path is not None and opened.encoding in ("utf-8", "utf-8-sig") and not opened.compressed:
-        from troubleshooter.scan.parallel import parallel_jobs, scan_file_parallel
+        from troubleshooter.reading.parallel import parallel_jobs, scan_file_parallel
 
         jobs = parallel_jobs(opened.size_hint)
         if jobs > 1:

@@ -8,12 +8,12 @@ pattern. Every finder gives exactly the same answer, so the report never depends
   per literal; large ones with one compiled `re` pattern whose every branch starts with a *rare*
   byte of its literal (so the regex engine skips most positions with its first-byte table) and
   checks the whole literal with a look-behind.
-- `HyperscanFinder` (`troubleshooter.scan.hsfinder`, the `fast` extra, x86): all needles in one
+- `HyperscanFinder` (`troubleshooter.reading.hsfinder`, the `fast` extra, x86): all needles in one
   Hyperscan database.
 
-`troubleshooter.scan.Finders` chooses between them.
+`troubleshooter.reading.Finders` chooses between them.
 
-The driver that reads a stream and hands buffers to a finder is `troubleshooter.scan.stream`.
+The driver that reads a stream and hands buffers to a finder is `troubleshooter.reading.stream`.
 """
 
 from __future__ import annotations

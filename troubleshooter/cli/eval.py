@@ -15,15 +15,19 @@ expectation says ``failure_in_paste: false`` (with a ``note:`` saying what the p
 cut before the failure, the failure is a hang or a wrong result, or its lines are printed the same
 by runs that did not fail). Those are counted apart, not scored for "seen", and must not get a
 failure invented: no ``Report.failure`` (an error diagnosis or an unexplained error line).
+
+The figures are written by ``render/eval.py`` (the format registry's product ``eval``).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, field
+import argparse
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from troubleshooter import exit_codes
 from troubleshooter.errors import InputError
 from troubleshooter.kb.loader import safe_load_yaml
 
@@ -146,6 +150,26 @@ class EvalResult:
     @property
     def failures(self) -> int:
         return sum(1 for c in self.cases if not c.ok)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures, by label (what the text and JSON outputs show)."""
+        out: dict[str, Any] = {
+            "logs": len(self.cases), "positives": len(self.positives), "negatives": len(self.negatives),
+            "uncovered": len(self.by_label("uncovered")), "unresolved": len(self.by_label("unresolved")),
+            "top1": round(self.top1, 4), "top3": round(self.top3, 4), "seen": round(self.seen, 4),
+            "uncovered_ok": round(self.uncovered_ok, 4), "unresolved_ok": round(self.unresolved_ok, 4),
+            "false_errors": self.false_errors, "no_diagnosis": round(self.no_diagnosis, 4),
+            "failure_not_in_paste": len(self.failure_not_in_paste), "invented_failures": self.invented_failures,
+            "release_printed": sum(c.release_printed for c in self.cases), "release_read": round(self.release_read, 4),
+        }
+        halves = sorted({c.half for c in self.cases if c.half})
+        if halves:
+            out["halves"] = {}
+            for half in halves:
+                sub = EvalResult([c for c in self.cases if c.half == half])
+                out["halves"][half] = {"logs": len(sub.cases), "top1": round(sub.top1, 4), "top3": round(sub.top3, 4),
+                                       "seen": round(sub.seen, 4), "false_errors": sub.false_errors}
+        return out
 
 
 def _share(cases: list[Case], pred: Any) -> float:
@@ -276,76 +300,10 @@ def evaluate(directory: str | Path, kb_dirs: list[str] | None = None, pattern: s
     return result
 
 
-def _pct(x: float) -> str:
-    return f"{x * 100:.1f}%"
+def run(args: argparse.Namespace) -> int:
+    """`trt-why eval DIR` with its parsed arguments (declared in `cli.parser`). Returns the exit code."""
+    from troubleshooter.render import formats
 
-
-def summary(result: EvalResult) -> dict[str, Any]:
-    """The figures, by label (what the text and JSON outputs show)."""
-    out: dict[str, Any] = {
-        "logs": len(result.cases), "positives": len(result.positives), "negatives": len(result.negatives),
-        "uncovered": len(result.by_label("uncovered")), "unresolved": len(result.by_label("unresolved")),
-        "top1": round(result.top1, 4), "top3": round(result.top3, 4), "seen": round(result.seen, 4),
-        "uncovered_ok": round(result.uncovered_ok, 4), "unresolved_ok": round(result.unresolved_ok, 4),
-        "false_errors": result.false_errors, "no_diagnosis": round(result.no_diagnosis, 4),
-        "failure_not_in_paste": len(result.failure_not_in_paste), "invented_failures": result.invented_failures,
-        "release_printed": sum(c.release_printed for c in result.cases), "release_read": round(result.release_read, 4),
-    }
-    halves = sorted({c.half for c in result.cases if c.half})
-    if halves:
-        out["halves"] = {}
-        for half in halves:
-            sub = EvalResult([c for c in result.cases if c.half == half])
-            out["halves"][half] = {"logs": len(sub.cases), "top1": round(sub.top1, 4), "top3": round(sub.top3, 4),
-                                   "seen": round(sub.seen, 4), "false_errors": sub.false_errors}
-    return out
-
-
-def render_eval_json(result: EvalResult) -> str:
-    """The figures and every case, as JSON (`trt-why eval --format json`)."""
-    data = summary(result)
-    data["cases"] = [asdict(c) | {"ok": c.ok, "seen": c.seen} for c in result.cases]
-    return json.dumps(data, indent=2) + "\n"
-
-
-def render_eval_text(result: EvalResult, **_terminal: object) -> str:
-    """The figures and the confusion list, as text (plain at any width and colour)."""
-    n_unc, n_unr = len(result.by_label("uncovered")), len(result.by_label("unresolved"))
-    lines = [
-        f"logs: {len(result.cases)} ({len(result.positives)} with a known failure, {n_unc} uncovered, "
-        f"{n_unr} unresolved, {len(result.negatives)} negative)",
-        f"top-1 accuracy: {_pct(result.top1)}",
-        f"top-3 accuracy: {_pct(result.top3)}",
-    ]
-    if result.failing:
-        lines.append(f"failure seen (exit 1): {_pct(result.seen)} of {len(result.failing)} failing logs")
-    if result.failure_not_in_paste:
-        lines.append(f"failing logs whose paste shows no failure: {len(result.failure_not_in_paste)}, not scored "
-                     f"for 'seen' (a failure reported on {result.invented_failures} of them)")
-    if n_unc:
-        lines.append(f"uncovered, no confident claim and listed as unexplained: {_pct(result.uncovered_ok)}")
-    if n_unr:
-        n_shown = sum(1 for c in result.by_label("unresolved") if c.failure_in_paste)
-        lines.append(f"unresolved, failure seen: {_pct(result.unresolved_ok)} of {n_shown} whose paste shows it")
-    n_printed = sum(c.release_printed for c in result.cases)
-    if n_printed:
-        lines.append(f"TensorRT release read: {_pct(result.release_read)} of {n_printed} logs that print it")
-    lines += [
-        f"false errors on negative logs: {result.false_errors}",
-        f"logs with no diagnosis: {_pct(result.no_diagnosis)}",
-    ]
-    for half, figures in (summary(result).get("halves") or {}).items():
-        lines.append(f"  {half} half: {figures['logs']} logs, top-1 {_pct(figures['top1'])}, "
-                     f"top-3 {_pct(figures['top3'])}, seen {_pct(figures['seen'])}, "
-                     f"false errors {figures['false_errors']}")
-    bad = [c for c in result.cases if not c.ok]
-    if bad:
-        lines.append("")
-        lines.append("confusion (expected -> got):")
-        for c in bad:
-            exp = {"negative": "no error (negative)", "uncovered": "uncovered", "unresolved": "unresolved"}.get(
-                c.label, str(c.top))
-            got = ", ".join(c.got[:3]) or "nothing"
-            extra = f"  [{'; '.join(c.violations)}]" if c.violations else ""
-            lines.append(f"  {c.name}: {exp} -> {got}{extra}")
-    return "\n".join(lines) + "\n"
+    result = evaluate(args.dir, kb_dirs=args.kb, pattern=args.glob)
+    sys.stdout.write(formats.render(args.format, "eval", result))
+    return exit_codes.OK if result.failures == 0 else exit_codes.FOUND
