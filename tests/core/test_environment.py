@@ -115,6 +115,10 @@ def test_platform_override() -> None:
      "8.4.3"),
     # real: first-sight batch 2 (u-jetson-benchmarks-9), jetson_release's listing
     (" TensorRT: 5.0.6.3", "5.0.6"),
+    # real: first-sight batch 5 (u-mobilenet-ssd-trt-36, u-jetson-containers-935)
+    ("The engine plan file is incompatible with this version of TensorRT, expecting 5.0.6.3got "
+     "-2100382470.0.2.1852793695, please rebuild.", "5.0.6"),
+    ("-- Testing container l4t-pytorch:r36.3.0-cu122-cp311-tensorrt (tensorrt:8.6/test.sh)", "8.6"),
     # written: dpkg -l on JetPack, conda list
     ("ii  libnvinfer8    8.2.1-1+cuda10.2    arm64    TensorRT runtime libraries", "8.2.1"),
     ("tensorrt                  8.6.1.6          py310_0    conda-forge", "8.6.1"),
@@ -178,6 +182,10 @@ def test_every_stack_pattern_match_holds_a_front_end_literal() -> None:
             if any(rx.search(line) for rx, _name in _FRONT_ENDS) and not any(lit in line for lit in FRONT_END_LITERALS):
                 missing.append((path.name, line[:100]))
     assert missing == []
+
+
+def test_an_ngc_image_tag_is_not_a_release() -> None:
+    assert diagnose("docker run nvcr.io/nvidia/tensorrt:23.08-py3\nERROR: x").environment.tensorrt_version is None
 
 
 @pytest.mark.parametrize(("text", "platform"), [

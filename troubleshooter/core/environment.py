@@ -58,6 +58,11 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("TensorRT version:",), r"TensorRT version:\s*" + _V, _short, 3),
     _p("tensorrt_version", ("TensorRT v",), r"\[?TensorRT v(?P<v>\d{4,6})\b\]?", _banner_version, 2),
     _p("tensorrt_version", ("expecting library version",), r"expecting library version " + _V, _short, 2),
+    # TensorRT 5-6: "The engine plan file is incompatible with this version of TensorRT, expecting 5.0.6.3got ..."
+    _p("tensorrt_version", ("incompatible with this version of TensorRT, expecting",),
+       r"incompatible with this version of TensorRT, expecting " + _V, _short, 2),
+    # jetson-containers' package tags: "tensorrt:8.6/test.sh" (not NGC image tags, which are YY.MM: tensorrt:23.08)
+    _p("tensorrt_version", ("tensorrt:",), r"\btensorrt:(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+)?)\b(?![.-]py)", _short, 1),
     _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "TensorRT version", "tensorrt=="),
        r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V, _short, 2),
     # pip's own lines: "Requirement already satisfied: tensorrt-cu12==10.4.0", "Collecting tensorrt_cu12_libs==10.4.0"
