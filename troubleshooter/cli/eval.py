@@ -65,6 +65,8 @@ class Case:
     """The label's TensorRT release (major.minor) is printed in the log itself."""
     release_read: bool = False
     """The report's environment names that release (its major.minor, or its major alone where the log gives no more)."""
+    led_by_unexplained: bool = False
+    """The report leads with an error line no entry explains, ahead of its first diagnosis (what a reader meets first)."""
 
     @property
     def negative(self) -> bool:
@@ -121,6 +123,11 @@ class EvalResult:
         return _share(self.positives, lambda c: c.ok_top3)
 
     @property
+    def top1_as_read(self) -> float:
+        """Top-1 as the report reads: the right first diagnosis, and no unexplained error line leading ahead of it."""
+        return _share(self.positives, lambda c: c.ok_top1 and not c.led_by_unexplained)
+
+    @property
     def seen(self) -> float:
         return _share(self.failing, lambda c: c.seen)
 
@@ -156,7 +163,8 @@ class EvalResult:
         out: dict[str, Any] = {
             "logs": len(self.cases), "positives": len(self.positives), "negatives": len(self.negatives),
             "uncovered": len(self.by_label("uncovered")), "unresolved": len(self.by_label("unresolved")),
-            "top1": round(self.top1, 4), "top3": round(self.top3, 4), "seen": round(self.seen, 4),
+            "top1": round(self.top1, 4), "top1_as_read": round(self.top1_as_read, 4), "top3": round(self.top3, 4),
+            "seen": round(self.seen, 4),
             "uncovered_ok": round(self.uncovered_ok, 4), "unresolved_ok": round(self.unresolved_ok, 4),
             "false_errors": self.false_errors, "no_diagnosis": round(self.no_diagnosis, 4),
             "failure_not_in_paste": len(self.failure_not_in_paste), "invented_failures": self.invented_failures,
@@ -250,7 +258,7 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
     printed, read = _release_read(log, str(expect.get("trt_version") or ""), report.environment.tensorrt_version)
     return Case(log.name, label, top, acceptable, must_not, got, sev, status, len(report.unexplained),
                 ok1, ok3, violations, expect.get("half"), expect.get("source"), failing, in_paste, report.failure,
-                printed, read)
+                printed, read, report.first_error is not None)
 
 
 def _release_read(log: Path, labelled: str, read: str | None) -> tuple[bool, bool]:

@@ -28,6 +28,7 @@ def render_eval_text(result: EvalResult, **_terminal: object) -> str:
         f"logs: {len(result.cases)} ({len(result.positives)} with a known failure, {n_unc} uncovered, "
         f"{n_unr} unresolved, {len(result.negatives)} negative)",
         f"top-1 accuracy: {_pct(result.top1)}",
+        f"top-1 as the report reads (no unexplained error line leads ahead of it): {_pct(result.top1_as_read)}",
         f"top-3 accuracy: {_pct(result.top3)}",
     ]
     if result.failing:
