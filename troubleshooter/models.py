@@ -152,8 +152,8 @@ class Alternative(_Frozen):
     confidence: float = Field(description="Its confidence on the same lines, 0..1.")
 
 
-class ModelFinding(_Frozen):
-    """A lint finding on the model (`trt-why lint`'s finding, the same fields), as a diagnosis carries it."""
+class Finding(_Frozen):
+    """One problem found on the model, shaped like a Polygraphy lint entry (level, source, message, nodes)."""
 
     rule: str = Field(description="Id of the lint rule that found it (e.g. qdq-zero-point), or 'polygraphy'.")
     level: Severity = Field(description="error, warning or info.")
@@ -193,7 +193,7 @@ class Diagnosis(_Frozen):
     consequences: list[int] = Field(default_factory=list, description="Line numbers of later errors caused by this one.")
     cascade: bool = Field(default=False, description="True for the generic 'build failed' consequences entry.")
     lint: list[str] = Field(default_factory=list, description="Lint rule ids that can confirm this on the model.")
-    model_findings: list[ModelFinding] = Field(
+    model_findings: list[Finding] = Field(
         default_factory=list, description="Lint findings on the nodes named in the evidence (with --model)."
     )
     reduce_command: str | None = Field(default=None, description="polygraphy debug reduce command for a minimal repro.")

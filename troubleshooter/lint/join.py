@@ -17,7 +17,6 @@ import re
 from typing import TYPE_CHECKING
 
 from troubleshooter.lint.report import Finding, LintReport
-from troubleshooter.models import ModelFinding
 
 if TYPE_CHECKING:
     from troubleshooter.models import Diagnosis, Report
@@ -177,7 +176,7 @@ def attach_one(diagnosis: Diagnosis, lint_report: LintReport) -> Diagnosis:
                       else f"none of {', '.join(sorted(rules))} fires, and the log names no node to check")
     return diagnosis.model_copy(
         update={
-            "model_findings": [ModelFinding(**f.model_dump()) for f in chosen],
+            "model_findings": list(chosen),
             "confidence": round(confidence, 4),
             "clues": [*diagnosis.clues, clue] if clue else list(diagnosis.clues),
             "model_verdict": verdict,

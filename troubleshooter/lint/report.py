@@ -1,19 +1,21 @@
 """Lint results: frozen pydantic models, the JSON contract of ``trt-why lint --format json``.
 
-Only pydantic is imported here, so renderers, the CLI and the join with a log report can use
+Only pydantic and the result models are imported here, so renderers, the CLI and the join with a log report can use
 these models without the ``lint`` extra (onnx) installed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from troubleshooter.models import Finding as Finding
+from troubleshooter.models import Severity
+
 LINT_SCHEMA_VERSION = 1
 
-LintLevel = Literal["error", "warning", "info"]
+LintLevel = Severity
 """error: TensorRT refuses the model or computes wrong results; warning: it builds but loses
 precision, speed or accuracy; info: worth knowing, nothing to fix."""
 
@@ -24,16 +26,7 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Finding(_Frozen):
-    """One problem found on the model, shaped like a Polygraphy lint entry (level, source, message, nodes)."""
-
-    rule: str = Field(description="Id of the lint rule that found it (e.g. qdq-zero-point), or 'polygraphy'.")
-    level: LintLevel = Field(description="error, warning or info.")
-    message: str = Field(description="What is wrong and what to do, for the user.")
-    nodes: list[str] = Field(default_factory=list, description="ONNX node names (or tensor names) concerned.")
-    kb: str | None = Field(default=None, description="Id of the KB entry this finding supports, or None.")
-    source: str = Field(default="trt-why", description="Who found it: trt-why or polygraphy:<tool>.")
-    details: dict[str, object] = Field(default_factory=dict, description="Machine-readable facts (axis, values...).")
+# `Finding` is the report's model (a diagnosis carries the same findings): defined once, in models.
 
 
 class ModelIndex(_Frozen):

@@ -36,7 +36,7 @@ from troubleshooter.models import (
     Diagnosis,
     Environment,
     Evidence,
-    ModelFinding,
+    Finding,
     RangeAdvice,
     Report,
     Source,
@@ -297,8 +297,8 @@ TEXT_KINDS: dict[tuple[type, str], TextKind] = {
     (Diagnosis, "lint"): "kept", (Diagnosis, "alternatives"): "kept", (Diagnosis, "resembles"): "kept",
     (Unexplained, "similar"): "kept", (Evidence, "signature"): "kept", (Evidence, "role"): "kept",
     (CauseOut, "certainty"): "kept", (RangeAdvice, "versions"): "kept", (RangeAdvice, "status"): "kept",
-    (Command, "lang"): "kept", (ModelFinding, "rule"): "kept", (ModelFinding, "kb"): "kept",
-    (ModelFinding, "source"): "kept", (Source, "encoding"): "kept",
+    (Command, "lang"): "kept", (Finding, "rule"): "kept", (Finding, "kb"): "kept",
+    (Finding, "source"): "kept", (Source, "encoding"): "kept",
     # What was read about the setup: versions, the GPU, the stack (the command it ran is the log's text).
     **{(Environment, name): "kept" for name in (
         "tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform", "jetpack",
