@@ -14,6 +14,7 @@ terminal layout falls back to textwrap, without colour.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,12 @@ def _evidence_lines(d: Diagnosis, limit: int, lines_in_log: int, full: bool = Fa
     return out
 
 
+_MAX_FORMS = 2
+"""Forms of one step shown after its first (another release, another platform) without -v."""
+_FOR_WHOM = re.compile(r"\((?:TensorRT [^)]*|Linux|Windows|WSL|Jetson)[^)]*\) ")
+"""The label a step carries when the log does not say whether it applies (advice: the releases and platforms)."""
+
+
 def _fix_lines(d: Diagnosis, max_steps: int = 3, full: bool = False) -> list[Line]:
     out: list[Line] = []
     n = 0
@@ -87,15 +94,38 @@ def _fix_lines(d: Diagnosis, max_steps: int = 3, full: bool = False) -> list[Lin
             break
         if full:
             out.append(_row("", f"— {fix.title}"))
-        for step in fix.detail if full else fix.detail[:max_steps - n]:
-            n += 1
-            out.append(_row("fix" if n == 1 else "", f"{n}. {step.text}"))
+        shown_here = forms = hidden = 0
+        labels: set[str] = set()
+        for step in fix.detail:
+            m = _FOR_WHOM.match(step.text)
+            # Steps labelled for other releases or platforms, one after another, are one step in several forms
+            # (the log does not say which applies): one number, each form after "or". The same label again is
+            # another step for the same users.
+            alternative = bool(m) and bool(labels) and m is not None and m.group(0) not in labels and shown_here > 0
+            labels = (labels | {m.group(0)}) if m and alternative else ({m.group(0)} if m else set())
+            if not full and not alternative and n >= max_steps:
+                break
+            if alternative:
+                forms += 1
+                if not full and forms > _MAX_FORMS:
+                    hidden += 1
+                    continue
+                out.append(_row("", f"   or {step.text}"))
+            else:
+                if hidden:
+                    out.append(_row("", f"   (+{words.plural(hidden, 'other form')}: trt-why -v)"))
+                forms = hidden = 0
+                n += 1
+                shown_here += 1
+                out.append(_row("fix" if n == 1 else "", f"{n}. {step.text}"))
             if step.command:
                 code = words.fill_blanks(step.command.code, step.command.lang).splitlines()
                 shown = code if full else code[:8]
                 out += _code("\n".join(shown), step.command.lang)
                 if len(code) > len(shown):
                     out += _code(f"(+{words.plural(len(code) - len(shown), 'more line')}: trt-why -v)", "text")
+        if hidden:
+            out.append(_row("", f"   (+{words.plural(hidden, 'other form')}: trt-why -v)"))
     return out
 
 
