@@ -151,7 +151,7 @@ class Alternative(_Frozen):
 class Diagnosis(_Frozen):
     """A KB entry whose signatures matched the log."""
 
-    id: str = Field(description="KB entry id (stable; see kb-families.md).")
+    id: str = Field(description="KB entry id (stable; see tests/kb/families.txt).")
     title: str = Field(description="What went wrong, in one line.")
     severity: Severity = Field(description="error: the build or run fails; warning: it builds but loses "
                                "precision or speed; info: a harmless notice worth explaining.")

@@ -23,7 +23,7 @@ def test_every_entry_loads() -> None:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_contract_ids_exist(family: str) -> None:
-    assert KB.get(family) is not None, f"kb/{family}.yaml is missing (kb-families.md is a contract)"
+    assert KB.get(family) is not None, f"kb/{family}.yaml is missing (tests/kb/families.txt is a contract)"
 
 
 def test_file_names_are_ids_and_unique() -> None:

@@ -1,8 +1,10 @@
 """Match candidate lines against KB signatures and collect bounded evidence.
 
-The matcher is compiled once per KB (and shared between threads: it keeps no per-log state);
-each log gets its own `MatchState`. Memory per log is bounded whatever its size: evidence lines
-and distinct captured values are capped, and counts keep going.
+The matcher is compiled once per KB and shared between threads; each log gets its own `MatchState`.
+Besides the KB the matcher keeps only caches of answers that depend on no log (what a line's bytes
+yield, the signatures a set of literals leads to, the faster literal index), filled without a lock:
+two threads at worst work the same answer out twice. Memory per log is bounded whatever its size:
+evidence lines and distinct captured values are capped, and counts keep going.
 
 The hot path. Large verbose logs repeat the same candidate lines again and again (every run of a
 sweep, every tactic of a layer), so what a line yields (its severity, the signatures it matches
@@ -17,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from time import thread_time
 from typing import Any, NamedTuple, Protocol
@@ -266,7 +267,6 @@ class Matcher:
         # The timestamp can be set aside only if no literal could reach into it.
         self._canonical = not any(re.search(r"\d\]", lit) or set(lit) <= set("[]0123456789/-: ")
                                   for lit in (*self.prefilter.literals, *ENV_GATE_EXTRA))
-        self._lock = threading.Lock()
 
     # -- per line -----------------------------------------------------------------------------------
     def _sig_list(self, literals: Iterable[str], text: str) -> list[LazySignature]:
