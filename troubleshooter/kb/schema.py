@@ -9,7 +9,7 @@ import datetime as _dt
 import json
 from typing import Literal
 
-from troubleshooter.models import Platform
+from troubleshooter.models import Platform, Severity
 from troubleshooter.records import Record
 from troubleshooter.records import field as Field
 
@@ -20,7 +20,6 @@ LineLevel = Literal["any", "warning", "error"]
 Certainty = Literal["confirmed", "documented", "reported", "suggestion"]
 Status = Literal["affected", "fixed", "changed", "not-applicable", "unknown"]
 Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "strongly-typed", "fp32"]
-Severity = Literal["error", "warning", "info"]
 
 
 class _Strict(Record):

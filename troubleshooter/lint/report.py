@@ -1,23 +1,22 @@
 """Lint results: frozen pydantic models, the JSON contract of ``trt-why lint --format json``.
 
-Only pydantic is imported here, so renderers, the CLI and the join with a log report can use
-these models without the ``lint`` extra (onnx) installed.
+Only pydantic (and the report's own severities, from ``models``) is imported here, so renderers,
+the CLI and the join with a log report can use these models without the ``lint`` extra (onnx) installed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from troubleshooter.models import SEVERITY_RANK, Severity
+
 LINT_SCHEMA_VERSION = 1
 
-LintLevel = Literal["error", "warning", "info"]
-"""error: TensorRT refuses the model or computes wrong results; warning: it builds but loses
-precision, speed or accuracy; info: worth knowing, nothing to fix."""
-
-LEVEL_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
+LintLevel = Severity
+"""The report's severities, said of a model: error: TensorRT refuses the model or computes wrong results;
+warning: it builds but loses precision, speed or accuracy; info: worth knowing, nothing to fix."""
 
 
 class _Frozen(BaseModel):
@@ -104,6 +103,6 @@ def sort_findings(findings: Iterable[Finding], order: dict[str, int] | None = No
 
     def key(f: Finding) -> tuple[int, str, int, str, str]:
         first = f.nodes[0] if f.nodes else ""
-        return (-LEVEL_RANK[f.level], f.rule, position.get(first, -1), first, f.message)
+        return (-SEVERITY_RANK[f.level], f.rule, position.get(first, -1), first, f.message)
 
     return sorted(findings, key=key)
