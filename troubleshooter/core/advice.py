@@ -14,7 +14,7 @@ from typing import Any
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry
-from troubleshooter.models import Command, Environment, Fix, FixStep
+from troubleshooter.models import Command, Environment, Fix, FixStep, Platform
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _SHELLS = ("bash", "sh", "shell", "console", "zsh")
@@ -152,7 +152,8 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]
 
 
-_PLATFORM_NAMES = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
+PLATFORM_NAMES: dict[Platform, str] = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
+"""How a platform is named in a sentence (a step for Windows, a KB entry for Jetson)."""
 
 
 def releases_label(spec: str) -> str:
@@ -180,11 +181,11 @@ def releases_label(spec: str) -> str:
     return f"TensorRT before {high}"
 
 
-def _whom(versions: str | None, platforms: Collection[str]) -> str:
+def _whom(versions: str | None, platforms: Collection[Platform]) -> str:
     """Whom a step is for, said when the log does not tell the release or the platform."""
     parts = [releases_label(versions)] if versions else []
     if platforms:
-        parts.append(" / ".join(_PLATFORM_NAMES.get(p, p) for p in platforms))
+        parts.append(" / ".join(PLATFORM_NAMES[p] for p in platforms))
     return ", ".join(parts)
 
 
