@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from troubleshooter.core.versions import normalise
-from troubleshooter.models import Environment
+from troubleshooter.models import Environment, Origin
 from troubleshooter.records import Record, field
 
 Transform = Callable[["re.Match[str]"], str | None]
@@ -255,7 +255,7 @@ class EnvCollector(Record, frozen=False, kw_only=False):
         if later.last_build is not None:
             self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
 
-    def note_origin(self, origin: str | None) -> None:
+    def note_origin(self, origin: Origin | None) -> None:
         if origin in ("onnxruntime", "torch-tensorrt", "glog") and self.origin_front_end is None:
             self.origin_front_end = "triton" if origin == "glog" else origin
 

@@ -13,9 +13,13 @@ import functools
 import re
 import string
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.core.limits import MAX_LINE_CHARS
-from troubleshooter.models import Level, LogLine
+from troubleshooter.models import Level, LogLine, Origin
+
+if TYPE_CHECKING:
+    from troubleshooter.kb.schema import LineLevel
 
 # CSI (7- and 8-bit), OSC / DCS / APC strings up to BEL or ST, charset selection, other two-byte escapes.
 _ANSI = re.compile(
@@ -43,7 +47,9 @@ _LEVEL_WORDS = {
 
 _LVL = "(?P<lvl>" + "|".join(_LEVELS_BY_WORD) + ")"
 _LVL_FIRST = "".join(sorted({word[0] for word in _LEVELS_BY_WORD}))
-_LVL_ANY_CASE = "|".join(f"{w}|{w.title()}|{w.lower()}" for w in _LEVELS_BY_WORD if "_" not in w)
+_PLAIN_WORDS = [w for w in _LEVELS_BY_WORD if "_" not in w]
+"""The level words an application prints on its own (not TensorRT's INTERNAL_ERROR)."""
+_LVL_ANY_CASE = "|".join(f"{w}|{w.title()}|{w.lower()}" for w in _PLAIN_WORDS)
 """A level word as applications print it: ERROR, Error, error, ..."""
 _ALNUM = string.ascii_letters + string.digits
 
@@ -52,7 +58,10 @@ _ALNUM = string.ascii_letters + string.digits
 # until none matches. The first characters only make parsing faster (a line starting with "[" is not
 # tried against the rules that cannot start there); tests/core/test_logs.py checks them against each
 # regex.
-_RULES: list[tuple[str, str | None, bool, str | None]] = [
+_RuleOrigin = Origin | Literal["trt"]
+"""What a rule says of the origin ("trt": TensorRT's own tag, trtexec's or the Python API's, told apart at the end)."""
+
+_RULES: list[tuple[str, _RuleOrigin | None, bool, str | None]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
     (r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)", "docker", False,
@@ -123,7 +132,7 @@ _RULES: list[tuple[str, str | None, bool, str | None]] = [
     (r"\[TRT\]\s*", "trt", False,
      '['),
     # a bare upper-case level word as the first field: "ERROR base_events.py:1821: ...", "WARNING  msg"
-    (r"(?P<lvl>ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL|VERBOSE)\s+(?=[\w\[(<\"'])", None, False,
+    (r"(?P<lvl>" + "|".join(_PLAIN_WORDS) + r")\s+(?=[\w\[(<\"'])", None, False,
      'EWIDCFV'),
     # Python logging default "ERROR:root:"
     (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):", "python-logging", False,
@@ -300,7 +309,9 @@ def parse_line(no: int, raw: str) -> LogLine:
     return LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw)
 
 
-Rules = tuple[dict[str, re.Pattern[str]], Callable[[str], re.Pattern[str]], dict[str, tuple[str | None, str | None, bool]]]
+_RuleMeta = tuple[str | None, _RuleOrigin | None, bool]
+"""A rule's level group (or None), its origin, whether its level overrides one read before."""
+Rules = tuple[dict[str, re.Pattern[str]], Callable[[str], re.Pattern[str]], dict[str, _RuleMeta]]
 
 
 def _combined_rules() -> Rules:
@@ -314,7 +325,7 @@ def _combined_rules() -> Rules:
     nothing). The rules are kept as source text: compiling each on its own costs start-up ~3 ms.
     """
     parts: list[str] = []
-    meta: dict[str, tuple[str | None, str | None, bool]] = {}
+    meta: dict[str, _RuleMeta] = {}
     for i, (src, origin, overrides, _first) in enumerate(_RULES):
         outside_classes = re.sub(r"\[[^\]]*\]", "", src.replace("\\\\", "").replace("\\[", "").replace("\\]", ""))
         if re.search(r"\\\d|\(\?P=|\(\?<[=!]|\\[bBA]|\^", outside_classes):
@@ -342,7 +353,7 @@ def _combined_rules() -> Rules:
     return dispatch, bucket, meta
 
 
-def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
+def _make_parser() -> Callable[[str], tuple[Level | None, Origin | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
     """The body of `parse_parts`, with everything it uses bound once."""
     dispatch, bucket, by_name = _combined_rules()
     first_char = dispatch.get
@@ -356,7 +367,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
     payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
     derived = False
 
-    def parse(raw: str) -> tuple[Level | None, str | None, str, str]:  # noqa: C901, PLR0912, PLR0915  # kept in one frame on purpose (measured)
+    def parse(raw: str) -> tuple[Level | None, Origin | None, str, str]:  # noqa: C901, PLR0912, PLR0915  # kept in one frame on purpose (measured)
         nonlocal payload_literals, derived
         if len(raw) > max_chars:
             raw = raw[:max_chars]
@@ -427,7 +438,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
     return parse
 
 
-parse_parts: Callable[[str], tuple[Level | None, str | None, str, str]] = _make_parser()
+parse_parts: Callable[[str], tuple[Level | None, Origin | None, str, str]] = _make_parser()
 """`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
 
 
@@ -446,13 +457,14 @@ def payload_level(level: Level | None, text: str) -> Level | None:
     return level
 
 
-def level_ok(line_level: Level | None, required: str) -> bool:
-    """Does a line of this level satisfy a signature's `level` (any, warning, error)?"""
-    if required == "any" or line_level is None:
-        return True
-    if required == "warning":
-        return line_level.rank >= Level.WARNING.rank
-    return line_level.rank >= Level.ERROR.rank
+LEVEL_FLOOR: dict[LineLevel, int] = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
+"""A signature's `level` as the lowest line level rank it accepts."""
+
+
+def level_ok(line_level: Level | None, required: LineLevel) -> bool:
+    """Does a line of this level satisfy a signature's `level` (any, warning, error)? A line without
+    a level always does."""
+    return line_level is None or line_level.rank >= LEVEL_FLOOR[required]
 
 
 def is_error_line(line: LogLine) -> bool:

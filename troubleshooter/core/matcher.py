@@ -28,6 +28,7 @@ from troubleshooter.core.environment import all_literals
 from troubleshooter.core.limits import MAX_LINE_BYTES
 from troubleshooter.core.logs import (
     ERROR_MARKERS,
+    LEVEL_FLOOR,
     MARKER_PATTERNS,
     decode_line,
     ends_traceback,
@@ -47,7 +48,7 @@ from troubleshooter.core.state import (
     SignatureHits,
 )
 from troubleshooter.kb.schema import Entry, Signature
-from troubleshooter.models import Evidence, Level, LogLine
+from troubleshooter.models import Evidence, Level, LogLine, Origin
 
 SIGNATURE_BUDGET = 2.0
 """CPU seconds one signature's regex may spend in total on one log before it is skipped (with a note).
@@ -144,7 +145,7 @@ class _LineInfo(NamedTuple):
     """No payload: the line is skipped."""
     plain: bool
     """Nothing about it depends on its neighbours or the environment: the fast path applies."""
-    origin: str | None
+    origin: Origin | None
     matches: tuple[_Match, ...]
     is_error: bool
     idle: bool = False
@@ -185,7 +186,7 @@ class _Memo:
         return len(self.new) + len(self.old)
 
 
-_IDLE: dict[str | None, _LineInfo] = {}
+_IDLE: dict[Origin | None, _LineInfo] = {}
 """One shared info per origin for the (many) plain lines that yield nothing else."""
 
 
@@ -194,7 +195,7 @@ class _Line:
 
     __slots__ = ("level", "no", "origin", "raw", "text")
 
-    def __init__(self, no: int, level: Level | None, origin: str | None, text: str, raw: str) -> None:
+    def __init__(self, no: int, level: Level | None, origin: Origin | None, text: str, raw: str) -> None:
         self.no, self.level, self.origin, self.text, self.raw = no, level, origin, text, raw
 
 
@@ -248,8 +249,8 @@ class Matcher:
         self.by_literal = by_literal
         self.caseless = caseless
         # The lowest level rank a line needs for some signature of each literal to look at it.
-        self._floor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in by_literal.items()}
-        self._cfloor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in caseless.items()}
+        self._floor = {lit: min(LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in by_literal.items()}
+        self._cfloor = {lit: min(LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in caseless.items()}
         self._cfloor_min = min(self._cfloor.values(), default=99)
         """A line below this rank is below every caseless literal's signatures: no need to look for them."""
         self._caseless_ascii = all(lit.isascii() for lit in caseless)
@@ -564,7 +565,7 @@ def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT
     return out
 
 
-def _idle(origin: str | None) -> _LineInfo:
+def _idle(origin: Origin | None) -> _LineInfo:
     """The one shared info per origin for the (many) lines that yield nothing else."""
     idle = _IDLE.get(origin)
     if idle is None:
@@ -573,8 +574,6 @@ def _idle(origin: str | None) -> _LineInfo:
 _EMPTY = _LineInfo(True, True, None, (), False)
 _ERROR_RANK = Level.ERROR.rank
 _WARNING_RANK = Level.WARNING.rank
-_LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
-"""A signature's `level` as the lowest line level rank it accepts (`logs.level_ok`)."""
 _NOTHING = object()
 
 
