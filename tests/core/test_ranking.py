@@ -375,3 +375,27 @@ def test_a_wrapped_line_keeps_trying_its_joinings_until_a_trigger_matches() -> N
     head = "[E] [TRT] " + "x" * 70 + " the quick brown"
     report = diagnose(head + "\nfox jumps over the lazy dog\n", engine=engine)
     assert [d.id for d in report.diagnoses] == ["wrapped-trigger"]
+
+
+def test_one_joiner_for_unfinished_and_long_lines() -> None:
+    """`matcher._joinings` joins both kinds of wrapped line: an unfinished one (an open parenthesis) with
+    the one next line, whatever its length, one way; a long one with every long-enough tail, both ways.
+    Neither takes a line that carries a prefix of its own (a level, a wrapper, a bracket)."""
+    from troubleshooter.core.logs import parse_parts
+    from troubleshooter.core.matcher import WRAP_MIN_CHARS, _joinings, _Line
+
+    def line(raw: str) -> _Line:
+        level, origin, text, raw = parse_parts(raw)
+        return _Line(1, level, origin, text, raw)
+
+    short = line("[E] bad node (conv")
+    assert _joinings(short, [b"", b"1)", b"more"], unfinished=True) == ["bad node (conv 1)"]
+    assert _joinings(short, [b"1)"], unfinished=False) == []  # short and finished: nothing to join
+    cut = line("[E] " + "x" * WRAP_MIN_CHARS + " node (co")
+    assert _joinings(cut, [b"nv1)", b"y" * WRAP_MIN_CHARS], unfinished=True) == [cut.text + "nv1)"]
+    long = line("[E] " + "x" * WRAP_MIN_CHARS)
+    tail = "y" * WRAP_MIN_CHARS
+    assert _joinings(long, [tail.encode(), b"z"], unfinished=False) == [long.text + tail + "z", f"{long.text} {tail} z"]
+    for prefixed in (b"[W] more", b"svc-1  | more", b"ERROR: more"):
+        assert _joinings(short, [prefixed], unfinished=True) == []
+        assert _joinings(long, [prefixed], unfinished=False) == []

@@ -350,7 +350,8 @@ class Matcher:
         unbalanced = text.count("(") > text.count(")")
         joined = None
         if unbalanced:
-            joined = _join_wrapped(line, following() if callable(following) else following)
+            joinings = _joinings(line, following() if callable(following) else following, unfinished=True)
+            joined = joinings[0] if joinings else None
         found = self._index.find(raw)
         gate = self._gate_literals
         by_literal = self.by_literal
@@ -383,7 +384,7 @@ class Matcher:
                    and not any(cs.sig.role == "trigger" for cs, _ in matches) and (tried or error))
         if wrapped:
             done = {cs.key for cs, _ in matches}
-            for cont in _continuations(line, following() if callable(following) else following):
+            for cont in _joinings(line, following() if callable(following) else following, unfinished=False):
                 joined_lits = [lit for lit in self._index.find(cont) if lit in by_literal]
                 more, slow, _ = self._run_signatures(state, no, level, cont, joined_lits, done)
                 timed_out = timed_out or slow
@@ -632,42 +633,33 @@ def _record(state: MatchState, cs: LazySignature, no: int, raw: str, groups: dic
 
 
 WRAP_MIN_CHARS = 60
-"""A line shorter than this was not cut by a terminal or an editor: no continuation is looked for."""
+"""A line shorter than this was not cut by a terminal or an editor (unless it is visibly unfinished)."""
 
 
-def _continuations(line: _Line, following: Sequence[bytes]) -> list[str]:
+def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> list[str]:
     """The line joined with the lines that continue it: the next non-blank lines that carry no prefix of
-    their own, while the piece before each was long (a wrapped tail). Two ways: without a separator (a
-    terminal cut mid-word) and with one space (an editor's wrap)."""
+    their own, while the piece before each was long (a wrapped tail). An `unfinished` line (an open
+    parenthesis) continues on the one next line whatever its length, and is joined one way: without a
+    separator where a terminal cut it (a long line not ending in a space), else with one space. Any
+    other line is joined both ways, for the caller to try."""
     tails: list[str] = []
     before = len(line.raw)
     for raw in following:
         nxt = decode_line(raw).rstrip("\r")
         if not nxt.strip():
             continue  # Windows pastes: a blank line between every line
-        if before < WRAP_MIN_CHARS:
+        if before < WRAP_MIN_CHARS and not (unfinished and not tails):
             break
         level, origin, _text, _raw = parse_parts(nxt)
         if level is not None or origin is not None or nxt.lstrip().startswith("["):
             break
         tails.append(nxt.strip())
+        if unfinished:
+            break  # the line it closes: what follows is another message (a paste's next line)
         before = len(nxt)
     if not tails:
         return []
-    return [line.text + "".join(tails), " ".join([line.text, *tails])]
-
-
-def _join_wrapped(line: LogLine | _Line, following: Sequence[bytes]) -> str | None:
-    """A line cut by a terminal or a paste: an open parenthesis, continued on the next non-blank line."""
-    text = line.text
-    if text.count("(") <= text.count(")") or not following:
-        return None
-    for raw in following:
-        nxt = decode_line(raw).rstrip("\r")
-        if not nxt.strip():
-            continue  # Windows pastes: a blank line between every line
-        if parse_parts(nxt)[0] is not None or nxt.lstrip().startswith("["):
-            return None
-        sep = "" if len(line.raw) >= 60 and not line.raw.endswith(" ") else " "
-        return text + sep + nxt.strip()
-    return None
+    glued, spaced = line.text + "".join(tails), " ".join([line.text, *tails])
+    if not unfinished:
+        return [glued, spaced]
+    return [glued if len(line.raw) >= WRAP_MIN_CHARS and not line.raw.endswith(" ") else spaced]
