@@ -9,6 +9,7 @@ characters every match contains) unless the entry lists ``literals:`` itself.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import TYPE_CHECKING, Any
@@ -60,161 +61,85 @@ _SPACE_BEFORE = frozenset(":,=)]!<>")
 """Punctuation a paste may put a space in front of."""
 _SPACE_AFTER = frozenset(":,=([!<>")
 """Punctuation a paste may put a space after."""
+_PUNCT = _SPACE_BEFORE | _SPACE_AFTER
 _FLEX = r"\s*+"
 """Possessive: optional whitespace never gives back what it took, so it adds no backtracking."""
-_QUANT_START = frozenset("*+?{")
-_CLASS_ESCAPES = frozenset("dDsSwWbBAZzGnrtfvae0123456789pPNXuUx")
-"""Escapes that are not a punctuation literal (classes, anchors, code points, back-references)."""
+_NONE = rs.Token("other", "")
 
 
-def _tokens(pattern: str) -> list[tuple[str, str]]:  # noqa: C901, PLR0912, PLR0915  # a tokenizer: one branch per regex construct
-    """The pattern as (kind, text) atoms: space, punct (a literal punctuation character, escaped or not),
-    lit, class, open, close, quant, other. Enough to place optional whitespace; never reorders anything."""
-    out: list[tuple[str, str]] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\" and i + 1 < n:
-            nxt = pattern[i + 1]
-            j = i + 2
-            if nxt in "pPN" and j < n and pattern[j] == "{":
-                j = pattern.find("}", j) + 1 or n
-            elif nxt == "x":
-                j = min(n, i + 4)
-            elif nxt in "uU":
-                j = min(n, i + (6 if nxt == "u" else 10))
-            text = pattern[i:j]
-            if nxt in _CLASS_ESCAPES:
-                out.append(("other", text))
-            elif nxt == " ":
-                out.append(("space", text))
-            else:
-                out.append(("punct" if nxt in _SPACE_BEFORE | _SPACE_AFTER else "lit", text))
-            i = j
-        elif c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            out.append(("class", pattern[i:j + 1]))
-            i = j + 1
-        elif c == "(":
-            j = i + 1
-            if j < n and pattern[j] == "?":
-                if pattern.startswith("?#", j):
-                    j = pattern.find(")", j) + 1 or n
-                    out.append(("other", pattern[i:j]))
-                    i = j
-                    continue
-                k = j + 1
-                if pattern.startswith(("P<", "<"), k) and not pattern.startswith(("<=", "<!"), k):
-                    k = pattern.find(">", k) + 1 or n
-                elif pattern.startswith(("P=",), k):
-                    k = pattern.find(")", k)
-                elif k < n and pattern[k] in ":=!>|":
-                    k += 1
-                elif pattern.startswith(("<=", "<!"), k):
-                    k += 2
-                else:  # inline flags "(?i)" or "(?i:"
-                    while k < n and pattern[k] not in ":)":
-                        k += 1
-                    k += 1
-                j = k
-            out.append(("open", pattern[i:j]))
-            i = j
-        elif c == ")":
-            out.append(("close", c))
-            i += 1
-        elif c in _QUANT_START:
-            j = i + 1
-            if c == "{":
-                close = pattern.find("}", i)
-                if close < 0 or not re.fullmatch(r"\{\d*(?:,\d*)?\}", pattern[i:close + 1]):
-                    out.append(("lit", c))
-                    i += 1
-                    continue
-                j = close + 1
-            if j < n and pattern[j] in "?+":
-                j += 1
-            out.append(("quant", pattern[i:j]))
-            i = j
-        elif c == " ":
-            out.append(("space", c))
-            i += 1
-        elif c in _SPACE_BEFORE | _SPACE_AFTER:
-            out.append(("punct", c))
-            i += 1
-        elif c in "|^$.":
-            out.append(("other", c))
-            i += 1
-        else:
-            out.append(("lit", c))
-            i += 1
+def _tokens(pattern: str) -> list[rs.Token]:
+    """The pattern's tokens as the parser read them, a character item told apart by what it stands for:
+    "space", "punct" (punctuation a paste may pad) or "lit"; the other kinds as they are (class, open,
+    close, quant, other). Enough to place optional whitespace; never reorders anything."""
+    out: list[rs.Token] = []
+    for tok in rs.parse(pattern).tokens:
+        literal = tok.literal
+        if literal is not None:
+            kind = ("space" if literal == " " else "other" if literal.isspace()  # a tab, a newline
+                    else "punct" if literal in _PUNCT else "lit")
+            tok = rs.Token(kind, tok.text, literal)  # noqa: PLW2901  # the same token, told apart
+        out.append(tok)
     return out
 
 
-def _char(tok: tuple[str, str]) -> str:
-    return tok[1][-1]
-
-
-def _spaceless(tok: tuple[str, str]) -> bool:
+def _spaceless(tok: rs.Token) -> bool:
     """An atom that never matches whitespace (so optional whitespace beside its repeat is unambiguous)."""
-    kind, text = tok
-    if kind == "class":
-        return not text.startswith("[^") and " " not in text and "\\s" not in text
-    return text in ("\\d", "\\w", "\\S")
+    if tok.kind == "class":
+        return not tok.text.startswith("[^") and " " not in tok.text and "\\s" not in tok.text
+    return tok.text in ("\\d", "\\w", "\\S")
 
 
+@functools.lru_cache(maxsize=4096)
 def tolerant(pattern: str) -> str:
     """The pattern with optional whitespace where pastes lose or gain it.
 
     A literal space next to punctuation matches any whitespace or none; punctuation a paste may pad
     (``:`` ``,`` ``=`` ``)`` ``]`` ``!`` ``<`` ``>`` before, ``(`` ``[`` after) between literal characters
     accepts whitespace there. Nothing else changes: a space between two words stays one space, and
-    nothing is added next to a quantifier, a class, a group boundary or another whitespace atom.
+    nothing is added next to a quantifier, a class, a group boundary or another whitespace atom. A
+    pattern the parser cannot read (`regex_syntax`) is returned as it is.
     """
-    toks = _tokens(pattern)
+    try:
+        toks = _tokens(pattern)
+    except (rs.RegexSyntaxError, RecursionError):
+        return pattern
     out: list[str] = []
 
     def flex() -> None:
         if not out or out[-1] != _FLEX:
             out.append(_FLEX)
 
-    def beside(i: int, step: int, skip: tuple[str, ...]) -> tuple[str, str]:
+    def beside(i: int, step: int, skip: tuple[str, ...]) -> rs.Token:
         """The nearest token in one direction, looking through group boundaries and repeats."""
         j = i + step
-        while 0 <= j < len(toks) and toks[j][0] in skip:
+        while 0 <= j < len(toks) and toks[j].kind in skip:
             j += step
-        return toks[j] if 0 <= j < len(toks) else ("other", "")
+        return toks[j] if 0 <= j < len(toks) else _NONE
 
-    for i, (kind, text) in enumerate(toks):
-        nxt = toks[i + 1] if i + 1 < len(toks) else ("other", "")
-        quantified = nxt[0] == "quant"
+    for i, (kind, text, ch) in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else _NONE
+        quantified = nxt.kind == "quant"
         if kind == "space" and not quantified and (
-                beside(i, -1, ("close", "quant"))[0] == "punct" or beside(i, 1, ("open",))[0] == "punct"):
+                beside(i, -1, ("close", "quant")).kind == "punct" or beside(i, 1, ("open",)).kind == "punct"):
             flex()
             continue
         if kind == "punct" and not quantified:
-            ch = _char((kind, text))
             # After a literal, or a repeat of digits / word characters ("\\d+:"), never after a repeat that
             # can take whitespace itself (".+", "[^)]*"): two repeats over the same spaces backtrack.
             k = i - 1
-            while k >= 0 and toks[k][0] == "close":  # "(?P<code>\\d+):" ends in what the group ends in
+            while k >= 0 and toks[k].kind == "close":  # "(?P<code>\\d+):" ends in what the group ends in
                 k -= 1
-            last = toks[k] if k >= 0 else ("other", "")
+            last = toks[k] if k >= 0 else _NONE
             # (not after "\\S+": it can hold the punctuation itself, and the two would compete for it)
-            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and _spaceless(toks[k - 1])
-                                           and toks[k - 1][1] != "\\S")
+            wordish = last.kind == "lit" or (last.kind == "quant" and k >= 1 and _spaceless(toks[k - 1])
+                                             and toks[k - 1].text != "\\S")
             if ch in _SPACE_BEFORE and wordish:
                 flex()
             out.append(text)
-            after = toks[i + 2] if i + 2 < len(toks) else ("other", "")
+            after = toks[i + 2] if i + 2 < len(toks) else _NONE
             first = beside(i, 1, ("open",))  # "\\((?P<code>\\d+)": what the group starts with
-            starts_plain = first[0] == "lit" or _spaceless(first)
-            if ch in _SPACE_AFTER and starts_plain and (nxt[0] == "open" or after[0] != "quant"):
+            starts_plain = first.kind == "lit" or _spaceless(first)
+            if ch in _SPACE_AFTER and starts_plain and (nxt.kind == "open" or after.kind != "quant"):
                 flex()
             continue
         out.append(text)
