@@ -608,12 +608,11 @@ def _from_re_flags(flags: int) -> int:
 
 
 def fold_marker(marker: str) -> str | None:
-    """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact."""
-    if not marker.startswith("^") or re.search(r"\\[0-9]", marker):
-        return None
+    """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact (the
+    markers are joined into one alternation: a reference to a group by its number would change)."""
     try:
         parsed = rs.parse(marker, rs.MULTILINE)
-    except rs.RegexSyntaxError:
+    except (rs.RegexSyntaxError, RecursionError):
         return None
     items = parsed.root.items
     if parsed.inline_flags & ~rs.MULTILINE or not items:
