@@ -620,9 +620,19 @@ def fold_marker(marker: str) -> str | None:
     first = items[0]
     if not isinstance(first, rs.Anchor) or first.source != "^":
         return None
-    if any(isinstance(item, rs.Alt) for item in items):
+    if any(isinstance(item, rs.Alt) for item in items) or _refers_to_groups(parsed.root):
         return None
     return marker[1:]
+
+
+def _refers_to_groups(node: rs.Node, depth: int = 0) -> bool:
+    """A back-reference, a conditional on a group, or anything not read (recursion) anywhere in the node."""
+    if depth > 200 or isinstance(node, rs.Backref) or (isinstance(node, rs.Opaque) and node.body is None
+                                                       and node.source.startswith("(?")):
+        return True
+    if isinstance(node, rs.Conditional) and isinstance(node.condition, str):
+        return True
+    return any(_refers_to_groups(child, depth + 1) for child in rs.children(node))
 
 
 _LOOKS_BEHIND = frozenset({"^", "\\A", "\\b", "\\B", "\\G", "\\m", "\\M"})
@@ -649,6 +659,48 @@ def looks_behind(pattern: str, flags: int = 0) -> bool:
         return _reads_behind(rs.parse(pattern, _from_re_flags(flags)).root)
     except (rs.RegexSyntaxError, RecursionError):
         return True
+
+
+@functools.lru_cache(maxsize=4096)
+def can_start(pattern: str, ch: str, flags: int = 0) -> bool:
+    """Whether a match of the pattern can start with the character `ch` (or be empty): False only when
+    no match can. Whatever the walk does not look into (recursion, conditionals, back-references) can
+    start with anything; look-arounds and anchors are looked through. `flags` are `re` flags. The
+    prefix rules are sorted by it (`logs._combined_rules`)."""
+    try:
+        start, empty = _can_start(rs.parse(pattern, _from_re_flags(flags)).root, ch)
+    except (rs.RegexSyntaxError, RecursionError):
+        return True
+    return start or empty
+
+
+def _can_start(node: rs.Node, ch: str, depth: int = 0) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
+    """(whether a match of `node` can start with `ch`, whether it can match nothing)."""
+    if depth > 200:
+        return True, True
+    if isinstance(node, rs.Char):
+        return node.accepts(ch), False
+    if isinstance(node, rs.Seq):
+        for item in node.items:
+            start, empty = _can_start(item, ch, depth + 1)
+            if start:
+                return True, False
+            if not empty:
+                return False, False
+        return False, True
+    if isinstance(node, rs.Alt):
+        found = [_can_start(b, ch, depth + 1) for b in node.branches]
+        return any(s for s, _ in found), any(e for _, e in found)
+    if isinstance(node, rs.Group):
+        if node.kind in rs.LOOKAROUNDS:
+            return False, True
+        return _can_start(node.body, ch, depth + 1)
+    if isinstance(node, rs.Repeat):
+        start, empty = _can_start(node.body, ch, depth + 1)
+        return start, empty or node.lo == 0
+    if isinstance(node, rs.Anchor):
+        return False, True
+    return True, True
 
 
 def _show(text: str) -> str:
