@@ -55,18 +55,12 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
 
 
 
-_GROUP_NAME = re.compile(r"(?<!\\)(?:\\\\)*\(\?P?<([A-Za-z_]\w*)>")
-"""A named group, `(?P<name>` or `(?<name>`, whose parenthesis is not escaped (look-behinds, `(?<=`
-and `(?<!`, have no name). Read from the text: compiling every signature to ask it costs more than
-the rest of a small run's ranking. A test checks this against the compiled patterns of the KB."""
-
-
 def capture_names(entry: Entry) -> set[str]:
-    """Every named group of the entry's signatures."""
-    names: set[str] = set()
-    for sig in entry.match.signatures:
-        names.update(_GROUP_NAME.findall(sig.regex))
-    return names
+    """Every named group of the entry's signatures, as their compiled patterns name them (a signature
+    the matcher ran is compiled already)."""
+    from troubleshooter.core.regexes import compile_pattern
+
+    return {name for sig in entry.match.signatures for name in compile_pattern(sig.regex, sig.ignore_case).groupindex}
 
 
 def placeholders(text: str) -> set[str]:
