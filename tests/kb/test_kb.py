@@ -35,6 +35,20 @@ def test_validate_is_clean() -> None:
     assert validate(KB) == []
 
 
+def test_validate_finds_literals_a_matching_example_line_lacks() -> None:
+    """Every example line a signature's regex matches must hold one of its literals: the scanner never
+    shows the regex a line without one."""
+    from troubleshooter.kb.loader import KnowledgeBase
+
+    entry = next(e for e in KB.entries if e.examples.match)
+    trigger = next(s for s in entry.match.signatures if s.role == "trigger")
+    sigs = [s.model_copy(update={"literals": ["held by no line"]}) if s is trigger else s for s in entry.match.signatures]
+    wrong = entry.model_copy(update={"match": entry.match.model_copy(update={"signatures": sigs})})
+    problems = validate(KnowledgeBase([wrong]), check_schema_file=False)
+    assert any(f"match.signatures.{trigger.id}.literals: a line of example" in p and "held by no line" in p
+               for p in problems), problems
+
+
 def test_schema_file_is_current() -> None:
     assert (builtin_kb_dir() / "schema.json").read_text(encoding="utf-8") == json_schema()
 

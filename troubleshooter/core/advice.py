@@ -191,10 +191,7 @@ def reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | Non
     # The trigger that fired first in this log, so the repro fails for the same reason.
     fired = [s for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
     trig = min(fired, key=lambda s: hits.by_sig[s.id].first_line)
-    lits = literals_for(trig) or []
-    if not lits:
-        return None
-    return polygraphy_reduce(re.escape(lits[0]).replace("\\ ", " "), env)
+    return polygraphy_reduce(re.escape(literals_for(trig)[0]).replace("\\ ", " "), env)
 
 
 def polygraphy_reduce(fail_regex: str, env: Environment) -> str:

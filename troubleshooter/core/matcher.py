@@ -240,7 +240,7 @@ class Matcher:
         for entry in entries:
             for sig in entry.match.signatures:
                 key = f"{entry.id}::{sig.id}"
-                lits = literals[key] if literals is not None and key in literals else (literals_for(sig) or [])
+                lits = literals[key] if literals is not None and key in literals else literals_for(sig)
                 cs = LazySignature(entry.id, sig, lits, required.get(key) if required is not None else None)
                 self.signatures.append(cs)
                 target = caseless if sig.ignore_case else by_literal

@@ -1,10 +1,10 @@
-"""Signature regexes: compiling, prefilter literals, and the backtracking guard; and the other walks
-over a parsed regex (the finders' `fold_marker`; `looks_behind`, which tests/core/test_logs.py applies
-to the prefix rules that are matched in place).
+"""Signature regexes: compiling, whitespace tolerance, prefilter literals, and the backtracking guard;
+and the other walks over a parsed regex (`core/regex_syntax.py`, the one reader of regex syntax): the
+strings every match holds (`required_runs`, `derive_literals`), the finders' `fold_marker`, and for the
+prefix rules of `core/logs.py` `looks_behind` and `can_start`.
 
-Every signature needs a literal that any matching line must contain, so that the scanner only
-runs regexes on candidate lines. The literal is derived from the regex (the longest run of plain
-characters every match contains) unless the entry lists ``literals:`` itself.
+Every signature lists ``literals:``, strings of which every line it matches holds one (`kb validate` checks
+them against the entry's examples), so that the scanner only runs regexes on candidate lines.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature
 
 MIN_LITERAL = 4
-"""A derived prefilter literal shorter than this is too common to be useful."""
+"""A derived literal shorter than this is too common to be useful (`derive_literals`)."""
 MATCH_TIMEOUT = 0.25
 """Seconds one regex may spend on one line at run time before the signature is skipped for the rest of the
 log (the default of `Matcher.match_timeout`; TRT_WHY_MATCH_TIMEOUT, read by the API, raises it)."""
@@ -304,12 +304,11 @@ def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
     return tuple(dict.fromkeys(runs))
 
 
-def literals_for(sig: Signature) -> list[str] | None:
-    """Prefilter literals: every line the (tolerant) signature matches holds one of them."""
-    lits = list(sig.literals) if sig.literals else derive_literals(sig.regex)
-    if lits is None or sig.ignore_case:
-        return lits
-    return list(dict.fromkeys(tolerant_literal(lit) for lit in lits))
+def literals_for(sig: Signature) -> list[str]:
+    """Prefilter literals: the signature's own, each cut to the piece a tolerant match still holds."""
+    if sig.ignore_case:
+        return list(sig.literals)
+    return list(dict.fromkeys(tolerant_literal(lit) for lit in sig.literals))
 
 
 # -- the backtracking guard ------------------------------------------------------------------------
@@ -439,7 +438,7 @@ def adversarial_inputs(sig: Signature, length: int | None = None) -> list[str]:
         reps = _representatives(tree, chars)
     else:
         reps = sorted(chars)
-    head = (literals_for(sig) or [""])[0]
+    head = literals_for(sig)[0]
     pool = "".join(reps)
     inputs.append(head + pool * (size // max(1, len(pool))) + "\x00")
     inputs += [head + c * size + "\x00" for c in reps]
@@ -710,15 +709,10 @@ def _show(text: str) -> str:
 
 
 def check_entry_regexes(entry: Entry) -> str | None:
-    """Compile every signature and check that it has a prefilter literal. Returns a problem or None."""
+    """Compile every signature. Returns a problem or None."""
     for sig in entry.match.signatures:
         try:
             compile_pattern(sig.regex, sig.ignore_case)
         except regex.error as exc:
             return f"match.signatures.{sig.id}.regex: does not compile ({exc})"
-        if literals_for(sig) is None:
-            return (
-                f"match.signatures.{sig.id}: no prefilter literal of {MIN_LITERAL}+ characters can be derived from "
-                "the regex; add `literals: [\"...\"]` (strings every matching line contains)"
-            )
     return None

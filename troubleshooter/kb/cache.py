@@ -114,7 +114,7 @@ def derive(kb: KnowledgeBase) -> Derived:
     from troubleshooter.core.regexes import literals_for
 
     sigs = [(f"{e.id}::{s.id}", s) for e in kb.entries for s in e.match.signatures]
-    return Derived({key: literals_for(s) or [] for key, s in sigs}, {key: list(required_strings(s)) for key, s in sigs})
+    return Derived({key: literals_for(s) for key, s in sigs}, {key: list(required_strings(s)) for key, s in sigs})
 
 
 def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:

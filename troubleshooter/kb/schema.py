@@ -59,9 +59,10 @@ class Signature(_Strict):
         default=None, ge=0.0, le=1.0,
         description="Confidence a trigger gives (default 0.7) or a support adds (default 0.1).",
     )
-    literals: list[str] | None = Field(
-        default=None,
-        description="Prefilter: a line is tried only if it contains one of these. Derived from the regex when omitted.",
+    literals: list[str] = Field(
+        min_length=1,
+        description="Prefilter: a line is tried only if it contains one of these, so every line the regex matches "
+        "must hold one (`kb validate` checks the examples).",
     )
     ignore_case: bool = Field(default=False, description="Match without regard to case.")
     after_trigger: bool = Field(
