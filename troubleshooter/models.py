@@ -21,6 +21,10 @@ Platform = Literal["linux", "windows", "wsl", "jetson"]
 PLATFORMS: tuple[Platform, ...] = get_args(Platform)
 """The same, as a tuple (`--platform`'s choices, the TUI's list)."""
 
+Origin = Literal["trtexec", "python", "trt7", "onnxruntime", "torch-tensorrt", "tensorflow", "glog", "glib", "docker",
+                 "python-logging", "pytest", "traceback"]
+"""The wrapper a line's prefix shows (`core/logs.py` reads it): the one list of origins."""
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -46,7 +50,7 @@ _LEVEL_RANK = {Level.VERBOSE: 0, Level.INFO: 1, Level.WARNING: 2, Level.ERROR: 3
 Severity = Literal["error", "warning", "info"]
 """error: the build or run fails; warning: it builds but loses precision or speed; info: harmless notice."""
 
-SEVERITY_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
+SEVERITY_RANK: dict[Severity, int] = {"error": 3, "warning": 2, "info": 1}
 
 MAX_TRIGGER_EVIDENCE = 8
 """`Diagnosis.evidence` holds at most this many trigger lines, the first ones: fewer, and every line that
@@ -58,11 +62,7 @@ class LogLine(_Frozen):
 
     no: int = Field(description="1-based line number in the input as given.")
     level: Level | None = Field(description="Severity from the line's prefix; None when the line has none.")
-    origin: str | None = Field(
-        default=None,
-        description="Front-end whose prefix was recognised (trtexec, python, trt7, onnxruntime, "
-        "torch-tensorrt, polygraphy, glog, docker, traceback), or None.",
-    )
+    origin: Origin | None = Field(default=None, description="Front-end whose prefix was recognised, or None.")
     text: str = Field(description="The payload: the line without timestamps, wrappers and severity tags.")
     raw: str = Field(description="The line as given (ANSI codes removed, capped in length).")
 
@@ -167,7 +167,7 @@ class Finding(_Frozen):
 class Diagnosis(_Frozen):
     """A KB entry whose signatures matched the log."""
 
-    id: str = Field(description="KB entry id (stable; see kb-families.md).")
+    id: str = Field(description="KB entry id (stable; see tests/kb/families.txt).")
     title: str = Field(description="What went wrong, in one line.")
     severity: Severity = Field(description="error: the build or run fails; warning: it builds but loses "
                                "precision or speed; info: a harmless notice worth explaining.")

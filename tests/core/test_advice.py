@@ -10,7 +10,7 @@ from troubleshooter.models import Environment
 
 ENTRY = Entry.model_validate({
     "id": "gated-steps", "title": "An entry whose steps are gated", "severity": "error",
-    "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger"}]},
+    "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger", "literals": ["boom"]}]},
     "causes": [{"text": "x", "certainty": "suggestion"}],
     "references": [{"url": "https://example.org"}], "last_verified": "2026-11-27",
     "examples": {"match": [{"name": "m", "log": "boom"}], "no_match": [{"name": "n", "log": "calm"}]},

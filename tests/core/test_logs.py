@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from troubleshooter.core import logs as _logs
 from troubleshooter.core.logs import parse_line
 from troubleshooter.models import Level
 
@@ -82,34 +85,19 @@ def test_long_line_is_capped() -> None:
     assert len(line.raw) <= 8192
 
 
-def test_prefix_rules_must_match_in_place() -> None:
-    """The prefix rules run as one alternation matched at a position: a rule that looks behind its
-    start, uses a back-reference or can match nothing is refused when the rules are combined."""
-    import re
-
-    from troubleshooter.core import logs
-
-    for bad in (r"^\[E\] ", r"\bERROR: ", r"(?<=x)\[W\] ", r"(?P<a>x)(?P=a)"):
-        rules = [(bad, None, False, None)]
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(logs, "_RULES", rules)
-            with pytest.raises(ValueError, match="cannot be matched in place"):
-                logs._combined_rules()
-    for good in (r"\[(?P<lvl>[VIWEF!])\]\s*", r"[^\s\]]+:\d+\] "):
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(logs, "_RULES", [(good, None, False, None)])
-            logs._combined_rules()
-    # A rule that can match nothing would end the prefix loop early: none of the real ones can.
-    assert [src for src, *_ in logs._RULES if re.compile(src).match("") is not None] == []
-
-
-def test_no_prefix_rule_looks_behind_its_start() -> None:
-    """The prefix rules are matched in place (at a position, not on a slice): read from each regex, none
-    anchors at a start, tests a word boundary or looks behind (import only runs a cheap textual check)."""
+def test_prefix_rules_match_in_place() -> None:
+    """The prefix rules run as one alternation matched at a position (not on a slice): read from each
+    regex, none anchors at a start, tests a word boundary or looks behind, and none can match nothing
+    (which would end the prefix loop early); the reading tells such rules apart."""
     from troubleshooter.core import logs
     from troubleshooter.core.regexes import looks_behind
 
     assert [src for src, *_ in logs._RULES if looks_behind(src, 0)] == []
+    assert [src for src, *_ in logs._RULES if re.compile(src).match("") is not None] == []
+    assert all(looks_behind(bad) for bad in (r"^\[E\] ", r"\bERROR: ", r"(?<=x)\[W\] ", r"(?:\[W\] |\A)x"))
+    assert not any(looks_behind(good) for good in (r"\[(?P<lvl>[VIWEF!])\]\s*", r"[^\s\]]+:\d+\] $"))
+    # each rule reads its level in its one named group
+    assert all(re.compile(src).groupindex.keys() <= {"lvl"} for src, *_ in logs._RULES)
 
 
 def test_every_error_line_holds_a_finder_marker() -> None:
@@ -117,7 +105,6 @@ def test_every_error_line_holds_a_finder_marker() -> None:
     and the literals (ERROR_MARKERS, MARKER_PATTERNS) by which the finders pick candidate lines. A
     wording added to the regexes without a marker would be parsed right and never looked at: every
     error line of every sample log, real and written, holds a marker."""
-    import re
     from pathlib import Path
 
     from troubleshooter.core.logs import ERROR_MARKERS, MARKER_PATTERNS, decode_line, is_error_line
@@ -151,47 +138,28 @@ def test_warning_lines_are_checked_for_an_error_payload_by_literal_first() -> No
     assert parse_line(1, "[W] [TRT] Tactic failed to time, skipping").level is Level.WARNING
 
 
-def _can_start(node: object, ch: str) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
-    """(whether a match of `node` can start with `ch`, whether `node` can match nothing), over the
-    `regex_syntax` tree; whatever it does not analyse counts as "can start with anything"."""
-    from troubleshooter.core import regex_syntax as rs
+def test_prefix_rules_can_start_with_what_they_match() -> None:
+    """The characters a prefix rule can start with are read from its regex (`regexes.can_start`): every
+    match of a rule on a sample line starts with a character the reading allows."""
+    from pathlib import Path
 
-    if isinstance(node, rs.Char):
-        return node.accepts(ch), False
-    if isinstance(node, rs.Seq):
-        for item in node.items:
-            start, empty = _can_start(item, ch)
-            if start:
-                return True, False
-            if not empty:
-                return False, False
-        return False, True
-    if isinstance(node, rs.Alt):
-        found = [_can_start(b, ch) for b in node.branches]
-        return any(s for s, _ in found), any(e for _, e in found)
-    if isinstance(node, rs.Group):
-        if node.kind in rs.LOOKAROUNDS:
-            return False, True
-        return _can_start(node.body, ch)
-    if isinstance(node, rs.Repeat):
-        start, empty = _can_start(node.body, ch)
-        return start, empty or node.lo == 0
-    if isinstance(node, rs.Anchor):
-        return False, True
-    return True, True
+    from troubleshooter.core import logs
+    from troubleshooter.core.regexes import can_start
 
-
-def test_prefix_rules_name_every_character_they_can_start_with() -> None:
-    """Each prefix rule says which characters a match can start with (parsing tries only those rules);
-    read from the regex itself, every printable ASCII character a rule can start with is in its list."""
-    from troubleshooter.core import logs, regex_syntax
-
-    for i, (rule, _origin, _overrides, first) in enumerate(logs._RULES):
-        if first is None:
-            continue
-        tree = regex_syntax.parse(rule).root
-        missing = [chr(c) for c in range(32, 127) if chr(c) not in first and _can_start(tree, chr(c))[0]]
-        assert missing == [], (i, rule, missing)
+    root = Path(__file__).resolve().parents[2] / "sample_logs"
+    lines = [logs.strip_ansi(logs.decode_line(raw)) for p in sorted(root.glob("**/*.log"))
+             for raw in p.read_bytes().splitlines()]
+    matched = 0
+    for src, *_ in logs._RULES:
+        rule = re.compile(src)
+        for line in lines:
+            for start in range(min(len(line), 40)):
+                m = rule.match(line, start)
+                if m is not None and m.end() > start:
+                    matched += 1
+                    assert can_start(src, line[start]), (src, line[start:start + 40])
+    assert matched > 10_000
+    assert not can_start(r"\[(?P<lvl>[VIWEF!])\]", "E") and can_start(r"(?:\d+ )?x", "7") and can_start(r"(?:\d+ )?x", "x")
 
 
 def test_first_character_dispatch_changes_no_line() -> None:
@@ -201,10 +169,8 @@ def test_first_character_dispatch_changes_no_line() -> None:
 
     from troubleshooter.core import logs
 
-    fast = logs._make_parser()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(logs, "_RULES", [(r, o, v, None) for r, o, v, _f in logs._RULES])
-        every_rule = logs._make_parser()
+    fast = logs._make_parser(dispatch_after=0)
+    every_rule = logs._make_parser(dispatch_after=10**9)
     root = Path(__file__).resolve().parents[2] / "sample_logs"
     lines = [logs.decode_line(raw) for p in sorted(root.glob("**/*.log")) for raw in p.read_bytes().splitlines()]
     lines += [prefix + "rest" for prefix in ("trt-1  | ", "E0305 12:00:00.1 1 a.cc:1] ", "- x - ERROR - ", ": W a.cc:1] ")]
@@ -231,14 +197,13 @@ _FRAGMENTS = ["[08/07/2024-12:27:04]", " ", "[E]", "[W]", "[TRT]", "[TRT]:", "ER
               "[libprotobuf ERROR a.cc:1]", "- root - INFO - ", "INFO:root:", "é", "ü", "\u6bb5\u9519\u8bef", ":", "-"]
 
 
+_DISPATCHED = _logs._make_parser(dispatch_after=0)
+_EVERY_RULE = _logs._make_parser(dispatch_after=10**9)
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=8))
 def test_first_character_dispatch_on_any_mix_of_prefixes(parts: list[str]) -> None:
     """Random mixes of every wrapper's prefix read the same with and without the first-character dispatch."""
-    from troubleshooter.core import logs
-
     text = "".join(parts)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(logs, "_RULES", [(r, o, v, None) for r, o, v, _f in logs._RULES])
-        every_rule = logs._make_parser()
-    assert logs.parse_parts(text) == every_rule(text)
+    assert _DISPATCHED(text) == _EVERY_RULE(text)

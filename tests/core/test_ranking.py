@@ -33,8 +33,8 @@ severity: error
 applies: {trt: ">=8.0,<9.2"}
 match:
   signatures:
-    - {id: t, regex: 'Could not find any implementation for node (?P<node>[^()]*\\+ PWN\\(.*\\))\\.\\)', level: error, weight: 0.75}
-    - {id: s, regex: 'Precision: FP32\\+INT8', role: support, weight: 0.1}
+    - {id: t, regex: 'Could not find any implementation for node (?P<node>[^()]*\\+ PWN\\(.*\\))\\.\\)', level: error, weight: 0.75, literals: ["Could not find any implementation for node "]}
+    - {id: s, regex: 'Precision: FP32\\+INT8', role: support, weight: 0.1, literals: ["Precision: FP32+INT8"]}
 version_advice:
   - {versions: "<9.2", status: affected, text: "{tensorrt_version} is affected"}
   - {versions: ">=9.2", status: fixed, text: "fixed in {tensorrt_version}"}
@@ -45,7 +45,7 @@ title: Generic
 severity: error
 match:
   signatures:
-    - {id: t, regex: 'Could not find any implementation for node (?P<node>.+?)\\.\\)', level: error, weight: 0.5}
+    - {id: t, regex: 'Could not find any implementation for node (?P<node>.+?)\\.\\)', level: error, weight: 0.5, literals: ["Could not find any implementation for node "]}
 """)
 CASCADE = entry("""
 id: cascade
@@ -54,7 +54,7 @@ severity: error
 cascade: true
 match:
   signatures:
-    - {id: t, regex: 'Engine could not be created from network', level: error, weight: 0.3}
+    - {id: t, regex: 'Engine could not be created from network', level: error, weight: 0.3, literals: ["Engine could not be created from network"]}
 """)
 FLOOD = entry("""
 id: flood
@@ -62,7 +62,7 @@ title: Missing scale
 severity: warning
 match:
   signatures:
-    - {id: t, regex: 'Missing scale and zero-point for tensor (?P<tensor>[^,]+),', level: warning}
+    - {id: t, regex: 'Missing scale and zero-point for tensor (?P<tensor>[^,]+),', level: warning, literals: ["Missing scale and zero-point for tensor "]}
 """)
 OOM = entry("""
 id: oom
@@ -70,8 +70,8 @@ title: OOM
 severity: error
 match:
   signatures:
-    - {id: t, regex: 'Requested amount of GPU memory \\((?P<bytes>\\d+) bytes\\) could not be allocated'}
-    - {id: built, regex: 'Engine built in', role: exclude, after_trigger: true}
+    - {id: t, regex: 'Requested amount of GPU memory \\((?P<bytes>\\d+) bytes\\) could not be allocated', literals: ["Requested amount of GPU memory ("]}
+    - {id: built, regex: 'Engine built in', role: exclude, after_trigger: true, literals: ["Engine built in"]}
 """)
 
 ENGINE = Engine.from_kb(KnowledgeBase([SPECIFIC, GENERIC, CASCADE, FLOOD, OOM]))
@@ -195,9 +195,10 @@ title: Plugin path
 severity: error
 match:
   signatures:
-    - {id: not-registered, regex: 'InstanceNormalization plugin was not found', level: error, weight: 0.8}
+    - {id: not-registered, regex: 'InstanceNormalization plugin was not found', level: error, weight: 0.8, literals: ["InstanceNormalization plugin was not found"]}
     - id: missing-scale-plugin
       regex: 'Missing scale and zero-point for tensor (?P<node>[^,]*InstanceNormalization[^,]*),'
+      literals: ["Missing scale and zero-point for tensor "]
       level: warning
       weight: 0.3
       severity: warning
@@ -248,8 +249,8 @@ title: Bad
 severity: error
 match:
   signatures:
-    - {id: t, regex: 'boom happened'}
-    - {id: s, regex: 'context line', role: support, severity: warning}
+    - {id: t, regex: 'boom happened', literals: ["boom happened"]}
+    - {id: s, regex: 'context line', role: support, severity: warning, literals: ["context line"]}
 """)
     with pytest.raises(KBError, match="severity"):
         entry("""
@@ -258,7 +259,7 @@ title: Bad
 severity: error
 match:
   signatures:
-    - {id: t, regex: 'boom happened', severity: fatal}
+    - {id: t, regex: 'boom happened', severity: fatal, literals: ["boom happened"]}
 """)
 
 
@@ -297,7 +298,7 @@ severity: warning
 explains: [parser-assert]
 match:
   signatures:
-    - {id: t, regex: 'Your ONNX model has been generated with opset (?P<opset>\\d+)', level: warning}
+    - {id: t, regex: 'Your ONNX model has been generated with opset (?P<opset>\\d+)', level: warning, literals: ["Your ONNX model has been generated with opset "]}
 """)
 ASSERT = entry("""
 id: parser-assert
@@ -305,7 +306,7 @@ title: The parser asserted
 severity: error
 match:
   signatures:
-    - {id: t, regex: 'Assertion failed: (?P<cond>.+)', level: error}
+    - {id: t, regex: 'Assertion failed: (?P<cond>.+)', level: error, literals: ["Assertion failed: "]}
 """)
 
 
@@ -327,8 +328,8 @@ def test_causes_with_their_evidence_in_the_log_first_then_the_better_established
     references: [{url: "https://example.com/x"}]
     match:
       signatures:
-        - {id: t, regex: 'boom', level: error}
-        - {id: here, regex: 'the line that proves it', role: support}
+        - {id: t, regex: 'boom', level: error, literals: ["boom"]}
+        - {id: here, regex: 'the line that proves it', role: support, literals: ["the line that proves it"]}
     causes:
       - {text: "general and reported", certainty: reported}
       - {text: "general and confirmed", certainty: confirmed}
@@ -375,3 +376,27 @@ def test_a_wrapped_line_keeps_trying_its_joinings_until_a_trigger_matches() -> N
     head = "[E] [TRT] " + "x" * 70 + " the quick brown"
     report = diagnose(head + "\nfox jumps over the lazy dog\n", engine=engine)
     assert [d.id for d in report.diagnoses] == ["wrapped-trigger"]
+
+
+def test_one_joiner_for_unfinished_and_long_lines() -> None:
+    """`matcher._joinings` joins both kinds of wrapped line: an unfinished one (an open parenthesis) with
+    the one next line, whatever its length, one way; a long one with every long-enough tail, both ways.
+    Neither takes a line that carries a prefix of its own (a level, a wrapper, a bracket)."""
+    from troubleshooter.core.logs import parse_parts
+    from troubleshooter.core.matcher import WRAP_MIN_CHARS, _joinings, _Line
+
+    def line(raw: str) -> _Line:
+        level, origin, text, raw = parse_parts(raw)
+        return _Line(1, level, origin, text, raw)
+
+    short = line("[E] bad node (conv")
+    assert _joinings(short, [b"", b"1)", b"more"], unfinished=True) == ["bad node (conv 1)"]
+    assert _joinings(short, [b"1)"], unfinished=False) == []  # short and finished: nothing to join
+    cut = line("[E] " + "x" * WRAP_MIN_CHARS + " node (co")
+    assert _joinings(cut, [b"nv1)", b"y" * WRAP_MIN_CHARS], unfinished=True) == [cut.text + "nv1)"]
+    long = line("[E] " + "x" * WRAP_MIN_CHARS)
+    tail = "y" * WRAP_MIN_CHARS
+    assert _joinings(long, [tail.encode(), b"z"], unfinished=False) == [long.text + tail + "z", f"{long.text} {tail} z"]
+    for prefixed in (b"[W] more", b"svc-1  | more", b"ERROR: more"):
+        assert _joinings(short, [prefixed], unfinished=True) == []
+        assert _joinings(long, [prefixed], unfinished=False) == []

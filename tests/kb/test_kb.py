@@ -23,7 +23,7 @@ def test_every_entry_loads() -> None:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_contract_ids_exist(family: str) -> None:
-    assert KB.get(family) is not None, f"kb/{family}.yaml is missing (kb-families.md is a contract)"
+    assert KB.get(family) is not None, f"kb/{family}.yaml is missing (tests/kb/families.txt is a contract)"
 
 
 def test_file_names_are_ids_and_unique() -> None:
@@ -33,6 +33,20 @@ def test_file_names_are_ids_and_unique() -> None:
 
 def test_validate_is_clean() -> None:
     assert validate(KB) == []
+
+
+def test_validate_finds_literals_a_matching_example_line_lacks() -> None:
+    """Every example line a signature's regex matches must hold one of its literals: the scanner never
+    shows the regex a line without one."""
+    from troubleshooter.kb.loader import KnowledgeBase
+
+    entry = next(e for e in KB.entries if e.examples.match)
+    trigger = next(s for s in entry.match.signatures if s.role == "trigger")
+    sigs = [s.model_copy(update={"literals": ["held by no line"]}) if s is trigger else s for s in entry.match.signatures]
+    wrong = entry.model_copy(update={"match": entry.match.model_copy(update={"signatures": sigs})})
+    problems = validate(KnowledgeBase([wrong]), check_schema_file=False)
+    assert any(f"match.signatures.{trigger.id}.literals: a line of example" in p and "held by no line" in p
+               for p in problems), problems
 
 
 def test_schema_file_is_current() -> None:
@@ -67,17 +81,15 @@ def test_example(entry, example: str) -> None:  # type: ignore[no-untyped-def]
     assert res.ok, res.message
 
 
-def test_capture_names_read_from_text_equal_the_compiled_groups() -> None:
-    """`advice.capture_names` reads group names from the regex text (compiling costs start-up time):
-    for every built-in signature it gives exactly the compiled pattern's named groups."""
-    import regex
-
+def test_capture_names_are_the_compiled_groups() -> None:
+    """`advice.capture_names`: the named groups of an entry's compiled signatures, written either way
+    (a look-behind has no name)."""
     from troubleshooter.core.advice import capture_names
+    from troubleshooter.kb.schema import Signature
 
-    kb = load_kb()
-    for entry in kb.entries:
-        compiled: set[str] = set()
-        for sig in entry.match.signatures:
-            compiled.update(regex.compile(sig.regex).groupindex)
-        assert capture_names(entry) == compiled, entry.id
-    assert any(capture_names(e) for e in kb.entries)
+    entry = load_kb().entries[0]
+    sigs = [Signature(id="a", regex=r"(?P<node>\w+) x (?<=y)(?<layer>\w+)", literals=[" x "]),
+            Signature(id="b", regex=r"\(?P<not_a_group>z\)", literals=["z"])]
+    made_up = entry.model_copy(update={"match": entry.match.model_copy(update={"signatures": sigs, "requires": []})})
+    assert capture_names(made_up) == {"node", "layer"}
+    assert any(capture_names(e) for e in load_kb().entries)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
+from troubleshooter.lint.report import LintLevel
 from troubleshooter.lint.rules import RULE_IDS, all_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,8 +50,9 @@ def test_rule_modules_follow_the_conventions() -> None:
         module = rule.check.__module__.rsplit(".", 1)[-1]
         assert module == rule.id.replace("-", "_"), rule.id
         assert rule.doc.startswith(f"{rule.id}:"), rule.id
-        assert rule.level in ("error", "warning", "info")
-        assert "**Level:**" in rule.doc and "**KB:**" in rule.doc
+        assert rule.level in get_args(LintLevel)
+        # the documented level is the one the rule's findings usually carry (LEVEL)
+        assert f"**Level:** {rule.level}" in rule.doc and "**KB:**" in rule.doc, rule.id
 
 
 KB_IDS = {

@@ -18,7 +18,7 @@ from troubleshooter.api import (
     load_kb,  # the KB as the engine loads it: its regexes checked
 )
 from troubleshooter.cli.kb_selftest import SCAFFOLD
-from troubleshooter.core.regexes import VALIDATE_LENGTH, adversarial_inputs, check_backtracking
+from troubleshooter.core.regexes import VALIDATE_LENGTH, adversarial_inputs, check_backtracking, derive_literals
 from troubleshooter.errors import KBError
 from troubleshooter.kb.loader import (
     MAX_YAML_NODES,
@@ -35,12 +35,12 @@ BUILTIN_COUNT = len(load_folders([builtin_kb_dir()]).entries)
 
 def entry_data(entry_id: str, regex: str = r"Exact message text with (?P<node>[^ ]+) captured",
                literals: list[str] | None = None) -> dict[str, Any]:
-    """A valid entry (the `kb new` scaffold) with its trigger regex replaced."""
+    """A valid entry (the `kb new` scaffold) with its trigger regex replaced (and its literals: those given,
+    else the regex's own)."""
     data = yaml.safe_load(SCAFFOLD.format(id=entry_id, today=dt.date.today().isoformat()))
     sig = data["match"]["signatures"][0]
     sig["regex"] = regex
-    if literals:
-        sig["literals"] = literals
+    sig["literals"] = literals or derive_literals(regex) or sig["literals"]
     return data  # type: ignore[no-any-return]
 
 
@@ -70,8 +70,8 @@ CATASTROPHIC = [
     "error-code-word-space", "word-space", "a-or-aa", "word-or-digit-nested", "dotstar-comma", "space-word-star",
     "class-plus-star", "x-word-plus", "node-path-space"])
 def test_validate_rejects_catastrophic_backtracking(pattern: str) -> None:
-    literals = None if "Error" in pattern or "Could" in pattern or "node" in pattern or "Assertion" in pattern \
-        or "tactic" in pattern else ["Error"]
+    literals = (derive_literals(pattern) or [""]) if "Error" in pattern or "Could" in pattern or "node" in pattern \
+        or "Assertion" in pattern or "tactic" in pattern else ["Error"]
     problem = check_backtracking(Signature(id="s", regex=pattern, literals=literals))
     assert problem is not None and "backtrack" in problem, problem
 
@@ -95,7 +95,7 @@ def test_validate_accepts_sound_regexes(pattern: str) -> None:
 
 def test_adversarial_inputs_reach_the_repeat() -> None:
     """The inputs start with what leads up to the repeat, not merely the prefilter literal."""
-    sig = Signature(id="s", regex=r"node (?P<n>[a-z]+)+ failed to build")
+    sig = Signature(id="s", regex=r"node (?P<n>[a-z]+)+ failed to build", literals=[" failed to build"])
     inputs = adversarial_inputs(sig, VALIDATE_LENGTH)
     assert any(text.startswith("node aaaa") and text.endswith("\x00") for text in inputs)
     assert all(len(text) <= VALIDATE_LENGTH + 64 for text in inputs)

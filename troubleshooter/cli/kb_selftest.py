@@ -1,7 +1,8 @@
 """`trt-why kb validate | test | explain`: the KB checks itself.
 
-- validate: schema, conventions (id == file stem, unique ids, lint ids exist), regexes compile, have a
-  prefilter literal and do not backtrack catastrophically, kb/schema.json is current.
+- validate: schema, conventions (id == file stem, unique ids, lint ids exist), regexes compile and do not
+  backtrack catastrophically, every example line a regex matches holds one of its literals, kb/schema.json
+  is current.
 - test: every entry's examples, run through the real engine with that entry alone loaded.
 - explain: signature by signature, why an entry did or did not match a log.
 """
@@ -46,6 +47,7 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
             if issue:
                 problems.append(f"{where}: {issue}")
         problems += [f"{where}: {p}" for p in _placeholder_problems(entry)]
+        problems += [f"{where}: {p}" for p in _literal_problems(entry)]
         if known_rules:
             for rule in entry.lint:
                 if rule not in known_rules:
@@ -71,6 +73,27 @@ def _placeholder_problems(entry: Entry) -> list[str]:
     for field, text in texts:
         for name in sorted(placeholders(text) - allowed):
             out.append(f"{field}: placeholder {{{name}}} is neither a capture group nor an environment field")
+    return out
+
+
+def _literal_problems(entry: Entry) -> list[str]:
+    """Every line of the entry's examples that a signature's regex matches holds one of its prefilter
+    literals: a line without one is never shown to the regex."""
+    from troubleshooter.core.logs import parse_line
+    from troubleshooter.core.regexes import compile_pattern
+
+    lines = [(ex.name, parse_line(no, raw).text) for ex in (*entry.examples.match, *entry.examples.no_match)
+             for no, raw in enumerate(ex.log.splitlines(), 1)]
+    out = []
+    for sig in entry.match.signatures:
+        pattern = compile_pattern(sig.regex, sig.ignore_case)
+        lits = [lit.lower() for lit in literals_for(sig)] if sig.ignore_case else literals_for(sig)
+        for name, text in lines:
+            hay = text.lower() if sig.ignore_case else text
+            if pattern.search(text) and not any(lit in hay for lit in lits):
+                out.append(f"match.signatures.{sig.id}.literals: a line of example {name!r} matches the regex but "
+                           f"holds none of {lits} (list a string every matching line holds): {text[:100]!r}")
+                break
     return out
 
 
@@ -121,7 +144,7 @@ def explain(entry: Entry, log: str, trt_version: str | None = None) -> list[str]
     out: list[str] = []
     lines = [parse_line(i, raw) for i, raw in enumerate(log.splitlines(), 1)]
     for sig in entry.match.signatures:
-        lits = literals_for(sig) or []
+        lits = literals_for(sig)
         pat = compile_pattern(sig.regex, sig.ignore_case)
         with_lit = [ln for ln in lines if any((lit.lower() in ln.text.lower()) if sig.ignore_case else (lit in ln.text)
                                               for lit in lits)]
@@ -175,11 +198,12 @@ match:
       regex: 'Exact message text with (?P<node>[^ ]+) captured'   # searched in the payload; never anchor on line numbers
       role: trigger        # trigger | support | exclude
       level: error         # any | warning | error
-      # literals: ["Exact message text"]   # needed when none can be derived from the regex
+      literals: ["Exact message text"]   # the scanner tries the regex only on lines holding one of these
     - id: a-clue
       regex: 'A line that makes this cause more likely'
       role: support
       weight: 0.1
+      literals: ["makes this cause more likely"]
   requires: []
 applies:
   trt: ">=8.0"             # TensorRT versions this concerns

@@ -14,7 +14,7 @@ from typing import Any
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry
-from troubleshooter.models import Command, Environment, Fix, FixStep
+from troubleshooter.models import Command, Environment, Fix, FixStep, Platform
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
@@ -61,18 +61,12 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
 
 
 
-_GROUP_NAME = re.compile(r"(?<!\\)(?:\\\\)*\(\?P?<([A-Za-z_]\w*)>")
-"""A named group, `(?P<name>` or `(?<name>`, whose parenthesis is not escaped (look-behinds, `(?<=`
-and `(?<!`, have no name). Read from the text: compiling every signature to ask it costs more than
-the rest of a small run's ranking. A test checks this against the compiled patterns of the KB."""
-
-
 def capture_names(entry: Entry) -> set[str]:
-    """Every named group of the entry's signatures."""
-    names: set[str] = set()
-    for sig in entry.match.signatures:
-        names.update(_GROUP_NAME.findall(sig.regex))
-    return names
+    """Every named group of the entry's signatures, as their compiled patterns name them (a signature
+    the matcher ran is compiled already)."""
+    from troubleshooter.core.regexes import compile_pattern
+
+    return {name for sig in entry.match.signatures for name in compile_pattern(sig.regex, sig.ignore_case).groupindex}
 
 
 def placeholders(text: str) -> set[str]:
@@ -161,7 +155,8 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]
 
 
-_PLATFORM_NAMES = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
+PLATFORM_NAMES: dict[Platform, str] = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
+"""How a platform is named in a sentence (a step for Windows, a KB entry for Jetson)."""
 
 
 def releases_label(spec: str) -> str:
@@ -189,11 +184,11 @@ def releases_label(spec: str) -> str:
     return f"TensorRT before {high}"
 
 
-def _whom(versions: str | None, platforms: Collection[str]) -> str:
+def _whom(versions: str | None, platforms: Collection[Platform]) -> str:
     """Whom a step is for, said when the log does not tell the release or the platform."""
     parts = [releases_label(versions)] if versions else []
     if platforms:
-        parts.append(" / ".join(_PLATFORM_NAMES.get(p, p) for p in platforms))
+        parts.append(" / ".join(PLATFORM_NAMES[p] for p in platforms))
     return ", ".join(parts)
 
 
@@ -205,10 +200,7 @@ def reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | Non
     # The trigger that fired first in this log, so the repro fails for the same reason.
     fired = [s for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
     trig = min(fired, key=lambda s: hits.by_sig[s.id].first_line)
-    lits = literals_for(trig) or []
-    if not lits:
-        return None
-    return polygraphy_reduce(re.escape(lits[0]).replace("\\ ", " "), env)
+    return polygraphy_reduce(re.escape(literals_for(trig)[0]).replace("\\ ", " "), env)
 
 
 def polygraphy_reduce(fail_regex: str, env: Environment) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from troubleshooter.core.versions import normalise
-from troubleshooter.models import Environment
+from troubleshooter.models import Environment, Origin
 
 Transform = Callable[["re.Match[str]"], str | None]
 
@@ -272,7 +272,7 @@ class EnvCollector:
         if later.last_build is not None:
             self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
 
-    def note_origin(self, origin: str | None) -> None:
+    def note_origin(self, origin: Origin | None) -> None:
         if origin in ("onnxruntime", "torch-tensorrt", "glog") and self.origin_front_end is None:
             self.origin_front_end = "triton" if origin == "glog" else origin
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.core.limits import MAX_LINE_CHARS
-from troubleshooter.models import Level, LogLine
+from troubleshooter.models import Level, LogLine, Origin
+
+if TYPE_CHECKING:
+    from troubleshooter.kb.schema import LineLevel
 
 # CSI (7- and 8-bit), OSC / DCS / APC strings up to BEL or ST, charset selection, other two-byte escapes.
 _ANSI = re.compile(
@@ -42,92 +45,69 @@ _LEVEL_WORDS = {
 """Every level a prefix can carry (letters of `[E]`, glog's `E0305`), read upper-cased."""
 
 _LVL = "(?P<lvl>" + "|".join(_LEVELS_BY_WORD) + ")"
-_LVL_FIRST = "".join(sorted({word[0] for word in _LEVELS_BY_WORD}))
-_LVL_ANY_CASE = "|".join(f"{w}|{w.title()}|{w.lower()}" for w in _LEVELS_BY_WORD if "_" not in w)
+_PLAIN_WORDS = [w for w in _LEVELS_BY_WORD if "_" not in w]
+"""The level words an application prints on its own (not TensorRT's INTERNAL_ERROR)."""
+_LVL_ANY_CASE = "|".join(f"{w}|{w.title()}|{w.lower()}" for w in _PLAIN_WORDS)
 """A level word as applications print it: ERROR, Error, error, ..."""
-_ALNUM = string.ascii_letters + string.digits
 
 # Each rule: (regex source, anchored at the start of what is left, origin or None, whether the level it reads
-# overrides one read before, the characters a match can start with or None for any). Applied repeatedly
-# until none matches. The first characters only make parsing faster (a line starting with "[" is not
-# tried against the rules that cannot start there); tests/core/test_logs.py checks them against each
-# regex.
-_RULES: list[tuple[str, str | None, bool, str | None]] = [
+# overrides one read before). Applied repeatedly until none matches. A rule's one named group is `lvl`, the
+# level it reads; it is matched in place (tests/core/test_logs.py checks that none looks behind its start or
+# can match nothing).
+_RuleOrigin = Origin | Literal["trt"]
+"""What a rule says of the origin ("trt": TensorRT's own tag, trtexec's or the Python API's, told apart at the end)."""
+
+_RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
-    (r"(?P<svc>[A-Za-z0-9][\w.-]{0,62}[-_]\d+)\s+\|\s?(?=\S)", "docker", False,
-     _ALNUM),
+    (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
-    (r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*", "onnxruntime", False,
-     '['),
+    (r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*", "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
-    (r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*", None, True,
-     '['),
+    (r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*", None, True),
     # docker build (BuildKit) output: "#36 235.7 " / "36 235.7 "
-    (r"#?\d{1,4} \d+\.\d \s*(?=\S)", "docker", False,
-     '#0123456789'),
+    (r"#?\d{1,4} \d+\.\d \s*(?=\S)", "docker", False),
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
-    (r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?", "tensorflow", False,
-     ':0123456789'),
+    (r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?", "tensorflow", False),
     # GLib / GStreamer: "(gst-plugin-scanner:7): GStreamer-WARNING **: 18:43:36.486: "
-    (r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?", "glib", False,
-     '('),
+    (r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?", "glib", False),
     # ISO timestamp, optionally bracketed.
-    (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False,
-     '[0123456789'),
+    (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
-    (r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*", None, False,
-     '['),
+    (r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*", None, False),
     # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
-    (r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?", "glog", False,
-     'IWEF'),
+    (r"(?P<lvl>[IWEF])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?", "glog", False),
     # GStreamer's debug log (DeepStream's nvinfer): "0:00:05.33  1168  0x7f3c0022d0 WARN   nvinfer
     # gstnvinfer.cpp:635:gst_nvinfer_logger:<primary_gie> " (the clock, pid and thread may be cut off)
     (r"(?:\d+:\d\d:\d\d\.\d+\s+\d+\s+0x[0-9a-f]+\s+)?(?P<lvl>ERROR|WARN|INFO|DEBUG) +\w+ "
-                r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*", None, False,
-     "0123456789EWID"),
+     r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*", None, False),
     # a time of day alone: "12:01:02 ", "[12:01:02.345] " (apps that print no date before "[E]")
-    (r"\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+(?=\S)", None, False,
-     '[0123456789'),
+    (r"\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+(?=\S)", None, False),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
-    (r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*", None, False,
-     '['),
+    (r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*", None, False),
     # protobuf: "[libprotobuf ERROR google/protobuf/text_format.cc:298] "
-    (r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*", None, False,
-     '['),
+    (r"\[libprotobuf " + _LVL + r" [^\]]*\]\s*", None, False),
     # Python logging: "2024-... - name - ERROR - " (the timestamp was removed above) or "ERROR:name:"
-    (r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - ", "python-logging", False,
-     "-._ \t\n\r\f\v" + _ALNUM),
+    (r"-?\s*(?:[\w.]+ - )?" + _LVL + r" - ", "python-logging", False),
     # Torch-TensorRT: "ERROR: [Torch-TensorRT TorchScript Conversion Context] - " / "ERROR:torch_tensorrt [..]:"
-    (_LVL + r": \[Torch-TensorRT[^\]]*\] - ", "torch-tensorrt", False,
-     _LVL_FIRST),
-    (_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*", "torch-tensorrt", False,
-     _LVL_FIRST),
+    (_LVL + r": \[Torch-TensorRT[^\]]*\] - ", "torch-tensorrt", False),
+    (_LVL + r":torch_tensorrt(?:\.[\w.]+)?(?: \[[^\]]*\])?:\s*", "torch-tensorrt", False),
     # TRT 7 Python: "[TensorRT] ERROR: "
-    (r"\[TensorRT\] " + _LVL + r":\s*", "trt7", False,
-     '['),
+    (r"\[TensorRT\] " + _LVL + r":\s*", "trt7", False),
     # "ERROR: [TRT]: " / "[TRT]:ERROR: "
-    (_LVL + r":\s*\[TRT\]:?\s*", "python", False,
-     _LVL_FIRST),
-    (r"\[TRT\]:?\s*" + _LVL + r":\s*", "python", False,
-     '['),
+    (_LVL + r":\s*\[TRT\]:?\s*", "python", False),
+    (r"\[TRT\]:?\s*" + _LVL + r":\s*", "python", False),
     # pytest's failure report: "E           RuntimeError: ..."
-    (r"(?P<lvl>E)(?: {3,}|\t)(?=\S)", "pytest", False,
-     'E'),
+    (r"(?P<lvl>E)(?: {3,}|\t)(?=\S)", "pytest", False),
     # an application's bracketed level word: "[ERROR] ", "[error]: ", "[Warning] "
-    (r"\[(?P<lvl>" + _LVL_ANY_CASE + r")\]:?\s*", None, False,
-     '['),
+    (r"\[(?P<lvl>" + _LVL_ANY_CASE + r")\]:?\s*", None, False),
     # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
-    (r"\[(?P<lvl>[VIWEF!])\]\s*", None, False,
-     '['),
-    (r"\[TRT\]\s*", "trt", False,
-     '['),
+    (r"\[(?P<lvl>[VIWEF!])\]\s*", None, False),
+    (r"\[TRT\]\s*", "trt", False),
     # a bare upper-case level word as the first field: "ERROR base_events.py:1821: ...", "WARNING  msg"
-    (r"(?P<lvl>ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL|VERBOSE)\s+(?=[\w\[(<\"'])", None, False,
-     'EWIDCFV'),
+    (r"(?P<lvl>" + "|".join(_PLAIN_WORDS) + r")\s+(?=[\w\[(<\"'])", None, False),
     # Python logging default "ERROR:root:"
-    (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):(?P<name>[\w.]+):", "python-logging", False,
-     'EWIDC'),
+    (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):[\w.]+:", "python-logging", False),
 ]
 
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
@@ -317,51 +297,68 @@ def parse_line(no: int, raw: str) -> LogLine:
     return LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw)
 
 
-Rules = tuple[dict[str, re.Pattern[str]], Callable[[str], re.Pattern[str]], dict[str, tuple[str | None, str | None, bool]]]
+_RuleMeta = tuple[str | None, _RuleOrigin | None, bool]
+"""A rule's level group (or None), its origin, whether its level overrides one read before."""
+Rules = tuple[dict[str, re.Pattern[str]], Callable[[str], re.Pattern[str]], dict[str, _RuleMeta]]
 
 
-def _combined_rules() -> Rules:
+DISPATCH_AFTER = 2048
+"""Steps of prefix reading (a line takes one per wrapper) that try every rule, before the rules are sorted
+by the characters a match can start with (read from each regex, once per character met): a log that
+short never pays for reading the rules."""
+
+
+def _combined_rules(dispatch_after: int = DISPATCH_AFTER) -> Rules:
     """`_RULES` as one alternation, matched in place once per step instead of rule by rule.
 
     An alternation returns its first alternative that matches: the first rule, in order. Matching in
     place (at a position, not on a slice) is the same only for rules that never look behind their
     start, and the loop stops at an empty match: so a rule must consume at least one character and
-    may not use back-references, `^`, `\\b`, `\\A` or look-behinds (checked here, at import, from
-    the source text; tests/core/test_logs.py reads each rule's regex and checks that none can match
-    nothing). The rules are kept as source text: compiling each on its own costs start-up ~3 ms.
+    may not use `^`, `\\b`, `\\A` or look-behinds (tests/core/test_logs.py reads each rule's regex).
+    The rules are kept as source text: compiling each on its own costs start-up ~3 ms.
+
+    After `dispatch_after` steps, a character at hand gets the alternation of only the rules that can
+    start with it (in order, so the same first matching rule, with fewer branches to fail on); other
+    characters (and non-ASCII ones) keep the whole alternation. Each is compiled the first time a line
+    needs it.
     """
     parts: list[str] = []
-    meta: dict[str, tuple[str | None, str | None, bool]] = {}
-    for i, (src, origin, overrides, _first) in enumerate(_RULES):
-        outside_classes = re.sub(r"\[[^\]]*\]", "", src.replace("\\\\", "").replace("\\[", "").replace("\\]", ""))
-        if re.search(r"\\\d|\(\?P=|\(\?<[=!]|\\[bBA]|\^", outside_classes):
-            raise ValueError(f"logs._RULES[{i}] cannot be matched in place: {src!r}")
-        names = re.findall(r"\(\?P<(\w+)>", src)
-        parts.append(f"(?P<r{i}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\g<1>_{i}>", src) + ")")
-        meta[f"r{i}"] = (f"lvl_{i}" if "lvl" in names else None, origin, overrides)
-    # One alternation per first character, of the rules that can start with it (in order): the same
-    # first matching rule as the whole alternation, with fewer branches to fail on. Other characters
-    # (and non-ASCII ones) get the whole alternation. Each is compiled the first time a line needs it.
+    meta: dict[str, _RuleMeta] = {}
+    for i, (src, origin, overrides) in enumerate(_RULES):
+        reads_level = "(?P<lvl>" in src
+        parts.append(f"(?P<r{i}>" + src.replace("(?P<lvl>", f"(?P<lvl_{i}>") + ")")
+        meta[f"r{i}"] = (f"lvl_{i}" if reads_level else None, origin, overrides)
+    everything = tuple(range(len(_RULES)))
     by_rules: dict[tuple[int, ...], re.Pattern[str]] = {}
     dispatch: dict[str, re.Pattern[str]] = {}
+    steps = 0
 
-    def bucket(ch: str) -> re.Pattern[str]:
-        if len(ch) == 1 and " " <= ch <= "~":
-            chosen = tuple(i for i, (*_r, first) in enumerate(_RULES) if first is None or ch in first)
-        else:
-            chosen = tuple(range(len(_RULES)))
+    def alternation(chosen: tuple[int, ...]) -> re.Pattern[str]:
         pattern = by_rules.get(chosen)
         if pattern is None:
             pattern = by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)")
-        dispatch[ch] = pattern
+        return pattern
+
+    def bucket(ch: str) -> re.Pattern[str]:
+        nonlocal steps
+        if steps < dispatch_after:
+            steps += 1
+            return alternation(everything)
+        if len(ch) == 1 and " " <= ch <= "~":
+            from troubleshooter.core.regexes import can_start
+
+            chosen = tuple(i for i in everything if can_start(_RULES[i][0], ch))
+        else:
+            chosen = everything
+        pattern = dispatch[ch] = alternation(chosen)
         return pattern
 
     return dispatch, bucket, meta
 
 
-def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
+def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[Level | None, Origin | None, str, str]]:  # noqa: C901, PLR0915  # the per-line hot path, everything bound once
     """The body of `parse_parts`, with everything it uses bound once."""
-    dispatch, bucket, by_name = _combined_rules()
+    dispatch, bucket, by_name = _combined_rules(dispatch_after)
     first_char = dispatch.get
     max_chars = MAX_LINE_CHARS
     words = _LEVEL_WORDS
@@ -373,7 +370,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
     payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
     derived = False
 
-    def parse(raw: str) -> tuple[Level | None, str | None, str, str]:  # noqa: C901, PLR0912, PLR0915  # kept in one frame on purpose (measured)
+    def parse(raw: str) -> tuple[Level | None, Origin | None, str, str]:  # noqa: C901, PLR0912, PLR0915  # kept in one frame on purpose (measured)
         nonlocal payload_literals, derived
         if len(raw) > max_chars:
             raw = raw[:max_chars]
@@ -444,7 +441,7 @@ def _make_parser() -> Callable[[str], tuple[Level | None, str | None, str, str]]
     return parse
 
 
-parse_parts: Callable[[str], tuple[Level | None, str | None, str, str]] = _make_parser()
+parse_parts: Callable[[str], tuple[Level | None, Origin | None, str, str]] = _make_parser()
 """`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
 
 
@@ -463,13 +460,14 @@ def payload_level(level: Level | None, text: str) -> Level | None:
     return level
 
 
-def level_ok(line_level: Level | None, required: str) -> bool:
-    """Does a line of this level satisfy a signature's `level` (any, warning, error)?"""
-    if required == "any" or line_level is None:
-        return True
-    if required == "warning":
-        return line_level.rank >= Level.WARNING.rank
-    return line_level.rank >= Level.ERROR.rank
+LEVEL_FLOOR: dict[LineLevel, int] = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
+"""A signature's `level` as the lowest line level rank it accepts."""
+
+
+def level_ok(line_level: Level | None, required: LineLevel) -> bool:
+    """Does a line of this level satisfy a signature's `level` (any, warning, error)? A line without
+    a level always does."""
+    return line_level is None or line_level.rank >= LEVEL_FLOOR[required]
 
 
 def is_error_line(line: LogLine) -> bool:

@@ -1,8 +1,10 @@
 """Match candidate lines against KB signatures and collect bounded evidence.
 
-The matcher is compiled once per KB (and shared between threads: it keeps no per-log state);
-each log gets its own `MatchState`. Memory per log is bounded whatever its size: evidence lines
-and distinct captured values are capped, and counts keep going.
+The matcher is compiled once per KB and shared between threads; each log gets its own `MatchState`.
+Besides the KB the matcher keeps only caches of answers that depend on no log (what a line's bytes
+yield, the signatures a set of literals leads to, the faster literal index), filled without a lock:
+two threads at worst work the same answer out twice. Memory per log is bounded whatever its size:
+evidence lines and distinct captured values are capped, and counts keep going.
 
 The hot path. Large verbose logs repeat the same candidate lines again and again (every run of a
 sweep, every tactic of a layer), so what a line yields (its severity, the signatures it matches
@@ -17,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from time import thread_time
 from typing import Any, NamedTuple, Protocol
@@ -27,6 +28,7 @@ from troubleshooter.core.environment import all_literals
 from troubleshooter.core.limits import MAX_LINE_BYTES
 from troubleshooter.core.logs import (
     ERROR_MARKERS,
+    LEVEL_FLOOR,
     MARKER_PATTERNS,
     decode_line,
     ends_traceback,
@@ -55,7 +57,7 @@ from troubleshooter.core.state import (
 )
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry, Signature
-from troubleshooter.models import Evidence, Level, LogLine
+from troubleshooter.models import Evidence, Level, LogLine, Origin
 
 SIGNATURE_BUDGET = 2.0
 """CPU seconds one signature's regex may spend in total on one log before it is skipped (with a note).
@@ -180,7 +182,7 @@ class _LineInfo(NamedTuple):
     """No payload: the line is skipped."""
     plain: bool
     """Nothing about it depends on its neighbours or the environment: the fast path applies."""
-    origin: str | None
+    origin: Origin | None
     matches: tuple[_Match, ...]
     is_error: bool
     idle: bool = False
@@ -221,7 +223,7 @@ class _Memo:
         return len(self.new) + len(self.old)
 
 
-_IDLE: dict[str | None, _LineInfo] = {}
+_IDLE: dict[Origin | None, _LineInfo] = {}
 """One shared info per origin for the (many) plain lines that yield nothing else."""
 
 
@@ -230,7 +232,7 @@ class _Line:
 
     __slots__ = ("level", "no", "origin", "raw", "text")
 
-    def __init__(self, no: int, level: Level | None, origin: str | None, text: str, raw: str) -> None:
+    def __init__(self, no: int, level: Level | None, origin: Origin | None, text: str, raw: str) -> None:
         self.no, self.level, self.origin, self.text, self.raw = no, level, origin, text, raw
 
 
@@ -275,7 +277,7 @@ class Matcher:
         for entry in entries:
             for sig in entry.match.signatures:
                 key = f"{entry.id}::{sig.id}"
-                lits = literals[key] if literals is not None and key in literals else (literals_for(sig) or [])
+                lits = literals[key] if literals is not None and key in literals else literals_for(sig)
                 cs = LazySignature(entry.id, sig, lits, required.get(key) if required is not None else None)
                 self.signatures.append(cs)
                 target = caseless if sig.ignore_case else by_literal
@@ -284,8 +286,8 @@ class Matcher:
         self.by_literal = by_literal
         self.caseless = caseless
         # The lowest level rank a line needs for some signature of each literal to look at it.
-        self._floor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in by_literal.items()}
-        self._cfloor = {lit: min(_LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in caseless.items()}
+        self._floor = {lit: min(LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in by_literal.items()}
+        self._cfloor = {lit: min(LEVEL_FLOOR[cs.sig.level] for cs in sigs) for lit, sigs in caseless.items()}
         self._cfloor_min = min(self._cfloor.values(), default=99)
         """A line below this rank is below every caseless literal's signatures: no need to look for them."""
         self._caseless_ascii = all(lit.isascii() for lit in caseless)
@@ -303,7 +305,6 @@ class Matcher:
         # The timestamp can be set aside only if no literal could reach into it.
         self._canonical = not any(re.search(r"\d\]", lit) or set(lit) <= set("[]0123456789/-: ")
                                   for lit in (*self.prefilter.literals, *ENV_GATE_EXTRA))
-        self._lock = threading.Lock()
 
     # -- per line -----------------------------------------------------------------------------------
     def _sig_list(self, literals: Iterable[str], text: str) -> list[LazySignature]:
@@ -386,7 +387,8 @@ class Matcher:
         unbalanced = text.count("(") > text.count(")")
         joined = None
         if unbalanced:
-            joined = _join_wrapped(line, following() if callable(following) else following)
+            joinings = _joinings(line, following() if callable(following) else following, unfinished=True)
+            joined = joinings[0] if joinings else None
         found = self._index.find(raw)
         gate = self._gate_literals
         by_literal = self.by_literal
@@ -419,7 +421,7 @@ class Matcher:
                    and not any(cs.sig.role == "trigger" for cs, _ in matches) and (tried or error))
         if wrapped:
             done = {cs.key for cs, _ in matches}
-            for cont in _continuations(line, following() if callable(following) else following):
+            for cont in _joinings(line, following() if callable(following) else following, unfinished=False):
                 joined_lits = [lit for lit in self._index.find(cont) if lit in by_literal]
                 more, slow, _ = self._run_signatures(state, no, level, cont, joined_lits, done)
                 timed_out = timed_out or slow
@@ -601,7 +603,7 @@ def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT
     return out
 
 
-def _idle(origin: str | None) -> _LineInfo:
+def _idle(origin: Origin | None) -> _LineInfo:
     """The one shared info per origin for the (many) lines that yield nothing else."""
     idle = _IDLE.get(origin)
     if idle is None:
@@ -610,8 +612,6 @@ def _idle(origin: str | None) -> _LineInfo:
 _EMPTY = _LineInfo(True, True, None, (), False)
 _ERROR_RANK = Level.ERROR.rank
 _WARNING_RANK = Level.WARNING.rank
-_LEVEL_FLOOR = {"any": -1, "warning": Level.WARNING.rank, "error": Level.ERROR.rank}
-"""A signature's `level` as the lowest line level rank it accepts (`logs.level_ok`)."""
 _NOTHING = object()
 
 
@@ -670,42 +670,33 @@ def _record(state: MatchState, cs: LazySignature, no: int, raw: str, groups: dic
 
 
 WRAP_MIN_CHARS = 60
-"""A line shorter than this was not cut by a terminal or an editor: no continuation is looked for."""
+"""A line shorter than this was not cut by a terminal or an editor (unless it is visibly unfinished)."""
 
 
-def _continuations(line: _Line, following: Sequence[bytes]) -> list[str]:
+def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> list[str]:
     """The line joined with the lines that continue it: the next non-blank lines that carry no prefix of
-    their own, while the piece before each was long (a wrapped tail). Two ways: without a separator (a
-    terminal cut mid-word) and with one space (an editor's wrap)."""
+    their own, while the piece before each was long (a wrapped tail). An `unfinished` line (an open
+    parenthesis) continues on the one next line whatever its length, and is joined one way: without a
+    separator where a terminal cut it (a long line not ending in a space), else with one space. Any
+    other line is joined both ways, for the caller to try."""
     tails: list[str] = []
     before = len(line.raw)
     for raw in following:
         nxt = decode_line(raw).rstrip("\r")
         if not nxt.strip():
             continue  # Windows pastes: a blank line between every line
-        if before < WRAP_MIN_CHARS:
+        if before < WRAP_MIN_CHARS and not (unfinished and not tails):
             break
         level, origin, _text, _raw = parse_parts(nxt)
         if level is not None or origin is not None or nxt.lstrip().startswith("["):
             break
         tails.append(nxt.strip())
+        if unfinished:
+            break  # the line it closes: what follows is another message (a paste's next line)
         before = len(nxt)
     if not tails:
         return []
-    return [line.text + "".join(tails), " ".join([line.text, *tails])]
-
-
-def _join_wrapped(line: LogLine | _Line, following: Sequence[bytes]) -> str | None:
-    """A line cut by a terminal or a paste: an open parenthesis, continued on the next non-blank line."""
-    text = line.text
-    if text.count("(") <= text.count(")") or not following:
-        return None
-    for raw in following:
-        nxt = decode_line(raw).rstrip("\r")
-        if not nxt.strip():
-            continue  # Windows pastes: a blank line between every line
-        if parse_parts(nxt)[0] is not None or nxt.lstrip().startswith("["):
-            return None
-        sep = "" if len(line.raw) >= 60 and not line.raw.endswith(" ") else " "
-        return text + sep + nxt.strip()
-    return None
+    glued, spaced = line.text + "".join(tails), " ".join([line.text, *tails])
+    if not unfinished:
+        return [glued, spaced]
+    return [glued if len(line.raw) >= WRAP_MIN_CHARS and not line.raw.endswith(" ") else spaced]

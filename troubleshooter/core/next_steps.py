@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from troubleshooter.core.advice import polygraphy_reduce
-from troubleshooter.models import Command, Environment, FixStep
+from troubleshooter.models import Command, Environment, FixStep, Origin
 
 if TYPE_CHECKING:
     from troubleshooter.kb.stacks import Stack
@@ -26,7 +26,7 @@ _META = re.compile(r"[.^$*+?{}\[\]\\|()]")
 """Characters that mean something in a regex (re.escape also escapes spaces and dashes: unreadable)."""
 MAX_REGEX_CHARS = 80
 
-TENSORRT_ORIGINS = frozenset({"trtexec", "python", "trt7"})
+TENSORRT_ORIGINS: frozenset[Origin] = frozenset({"trtexec", "python", "trt7"})
 """`LogLine.origin` of lines printed by TensorRT's own logger (trtexec's, the Python API's, TensorRT 7's)."""
 _TENSORRT_OWN = re.compile(
     r"Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter\.cpp|builtin_op_importers|"
@@ -58,7 +58,7 @@ def fail_regex(payload: str) -> str:
     return "[0-9]+".join(_META.sub(r"\\\g<0>", part) for part in parts)
 
 
-def is_tensorrt_build_line(payload: str, origin: str | None, env: Environment) -> bool:
+def is_tensorrt_build_line(payload: str, origin: Origin | None, env: Environment) -> bool:
     """The line is TensorRT's own output while it builds from an ONNX model: what `polygraphy debug reduce`
     can bisect. Never a wrapper's line (Triton, ONNX Runtime, Torch-TensorRT, TensorFlow, a shell, a
     traceback), never an engine that loads or runs."""
@@ -85,7 +85,7 @@ def _step(text: str, code: str | None = None, lang: str = "bash") -> FixStep:
 
 
 def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, *,
-                      origin: str | None = None) -> list[FixStep]:
+                      origin: Origin | None = None) -> list[FixStep]:
     """Next steps for the first error line nothing in the KB explains (`payload`: the line without its
     wrapper, `origin`: the wrapper `parse_line` recognised). `stack`: the file of the stack that ran
     TensorRT (`env.front_end`; for an unknown stack, the plain TensorRT one); None: the generic steps."""
@@ -111,7 +111,7 @@ def _report_text(stack: Stack, env: Environment) -> str:
             + " `trt-why --format issue <log>` drafts that issue from this log.")
 
 
-def _generic_steps(payload: str, env: Environment, origin: str | None) -> list[FixStep]:
+def _generic_steps(payload: str, env: Environment, origin: Origin | None) -> list[FixStep]:
     """The steps without a stack file (none serves this stack, or the files could not be read)."""
     verbose = {
         "polygraphy": "polygraphy run model.onnx --trt -vv > build.log 2>&1",

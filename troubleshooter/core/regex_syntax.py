@@ -6,7 +6,8 @@ the `regex` module's own syntax (``\\p{L}``, ``(?<name>...)``, ...) and so saw n
 regexes. This parser reads the `regex` module's version-0 syntax (what `compile_pattern` uses), which
 is a superset of `re`'s, so `re` patterns (the log-prefix rules) read the same way.
 
-The tree (every node is a frozen dataclass, so equal nodes compare equal):
+The tree (every node is a named tuple: immutable, cheap to build, and equal nodes compare equal; the
+field types keep two nodes of different kinds from ever comparing equal, see `Conditional`):
 
 - `Char`: one character out of a set: a literal (``a``, ``\\.``, ``\\x41``, ``\\N{EM DASH}``), an escape
   class (``\\d``, ``\\p{L}``, ``\\h``), a class (``[^\\]\\n]``, ``[[:alpha:]]``) or the dot;
@@ -24,14 +25,17 @@ Inline flags (``(?i)``, ``(?x)``, ``(?-i)``) apply from where they stand to the 
 group, as in the `regex` module's version 0; each `Char` and `Anchor` carries the flags in force. Version 1
 (``(?V1)``, set operations, nested classes) is not read: `parse` raises `RegexSyntaxError`, as it does for
 anything malformed.
+
+Beside the tree, `Parsed.tokens` is the pattern as the parser read it, item by item in source order (a
+group's opening and closing parenthesis, each character item, each quantifier...): what rewrites the
+pattern's text in place (`regexes.tolerant`) reads.
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 import regex
 
@@ -59,6 +63,9 @@ _OCT = frozenset("01234567")
 _SPACE = frozenset(" \t\n\r\f\v")
 _FUZZY = regex.compile(r"(?=.*?[eids])(?:[\d<=+*,]|cost|[eids])+")
 """A fuzzy constraint's text (``e<=1``, ``1<=e<=2``, ``2i+2d+1s<=4``, ``s<=1,e<=2``)."""
+_PLAIN = regex.compile(r"[^\\\[()|.^$*+?{]+")
+"""Characters that stand for themselves where an item starts (outside VERBOSE)."""
+_QUANTIFIER_FIRST = frozenset("*+?{")
 _POSIX = regex.compile(r"\[:\^?\w+:\]")
 """A POSIX class inside a class (``[[:alpha:]]``); any other ``[`` there is a literal."""
 
@@ -72,8 +79,7 @@ class RegexSyntaxError(ValueError):
         self.pos = pos
 
 
-@dataclass(frozen=True)
-class Char:
+class Char(NamedTuple):
     """One character out of a set. `literal` is the character a literal stands for (None for a class,
     an escape class or the dot); a one-character class such as ``[.]`` is a literal too."""
 
@@ -94,15 +100,13 @@ class Char:
         return _accepts(source, self.flags & _MATCH_FLAGS, ch)
 
 
-@dataclass(frozen=True)
-class Seq:
+class Seq(NamedTuple):
     """Items matched one after another."""
 
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
-class Alt:
+class Alt(NamedTuple):
     """A choice between sequences (``a|b``)."""
 
     branches: tuple[Seq, ...]
@@ -112,8 +116,7 @@ GROUP_KINDS = ("capture", "group", "atomic", "branch-reset", "ahead", "not-ahead
 LOOKAROUNDS = frozenset({"ahead", "not-ahead", "behind", "not-behind"})
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
     """A parenthesised sub-pattern; `kind` is one of GROUP_KINDS ("group": non-capturing)."""
 
     kind: str
@@ -121,8 +124,7 @@ class Group:
     name: str | None = None
 
 
-@dataclass(frozen=True)
-class Repeat:
+class Repeat(NamedTuple):
     """``body`` repeated `lo` to `hi` times (`hi` None: unbounded); mode greedy, lazy or possessive."""
 
     body: Node
@@ -131,32 +133,32 @@ class Repeat:
     mode: str = "greedy"
 
 
-@dataclass(frozen=True)
-class Anchor:
+class Anchor(NamedTuple):
     """A zero-width position test: ``^ $ \\A \\Z \\z \\b \\B \\G \\m \\M`` (as written)."""
 
     source: str
     flags: int = 0
 
 
-@dataclass(frozen=True)
-class Backref:
+class Backref(NamedTuple):
     """A back-reference to a group, by number or name."""
 
     ref: str
 
 
-@dataclass(frozen=True)
-class Conditional:
-    """``(?(cond)yes|no)``: `condition` is a group reference (its text) or a look-around `Group`."""
+class Conditional(NamedTuple):
+    """``(?(cond)yes|no)``: `condition` is a group reference (its text) or a look-around `Group`.
 
-    condition: str | Group
+    Its branches come first: a `Group` (a text, then a `Seq`) and a `Char` (a text, then an integer) of
+    the same fields could otherwise equal one (named tuples compare as tuples; no two kinds of node here
+    have fields that can be equal one by one)."""
+
     yes: Seq
     no: Seq | None
+    condition: str | Group
 
 
-@dataclass(frozen=True)
-class Opaque:
+class Opaque(NamedTuple):
     """A construct nothing here analyses (recursion, verbs, ``\\K``, ``\\X``, ``\\R``, named lists, fuzzy
     matching): `source` says which; `body` is the item a fuzzy constraint applies to."""
 
@@ -167,15 +169,31 @@ class Opaque:
 Node: TypeAlias = Char | Seq | Alt | Group | Repeat | Anchor | Backref | Conditional | Opaque
 
 
-@dataclass(frozen=True)
-class Parsed:
-    """A parsed pattern: `root`, the flags it was parsed with, and the flags set by inline ``(?flags)``
-    items anywhere in it (``(?i)``, not the scoped ``(?i:...)``)."""
+TOKEN_KINDS = ("char", "class", "open", "close", "quant", "other")
+"""What a token is: a character item (a literal, escaped or not), a class (``[...]``), a group's opening
+(``(``, ``(?:``, ``(?P<name>``..., and inline flags ``(?i)``) or closing parenthesis, a quantifier (with its
+``?`` or ``+``), or anything else (``|``, ``.``, ``\\d``, anchors, comments, back-references...)."""
+
+
+class Token(NamedTuple):
+    """One item of the pattern's text as the parser read it: `kind` (TOKEN_KINDS), its `text`, and the
+    character it stands for when it is a "char"."""
+
+    kind: str
+    text: str
+    literal: str | None = None
+
+
+class Parsed(NamedTuple):
+    """A parsed pattern: `root`, the flags it was parsed with, the flags set by inline ``(?flags)``
+    items anywhere in it (``(?i)``, not the scoped ``(?i:...)``), and its `tokens`: the pattern's whole
+    text, item by item (what the parser skips, such as verbose whitespace, is an "other" token)."""
 
     pattern: str
     flags: int
     root: Seq
     inline_flags: int
+    tokens: tuple[Token, ...]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -200,7 +218,7 @@ def parse(pattern: str, flags: int = 0) -> Parsed:
     root = parser.sequence(flags, 0)
     if parser.pos < len(pattern):
         raise parser.error("unbalanced parenthesis")
-    return Parsed(pattern, flags, root, parser.inline_flags)
+    return Parsed(pattern, flags, root, parser.inline_flags, parser.token_list())
 
 
 def items(node: Node) -> tuple[Node, ...]:
@@ -219,6 +237,25 @@ class _Parser:
         self.p = pattern
         self.pos = 0
         self.inline_flags = 0
+        self.spans: list[tuple[str, int, int, str | None]] = []
+        """(kind, start, end, literal) of each token read, in source order."""
+
+    def token(self, kind: str, start: int, literal: str | None = None) -> None:
+        """Note the item read from `start` to here."""
+        self.spans.append((kind, start, self.pos, literal))
+
+    def token_list(self) -> tuple[Token, ...]:
+        """The tokens, with whatever lies between two of them (verbose whitespace, comments) as "other"."""
+        out: list[Token] = []
+        at = 0
+        for kind, start, end, literal in self.spans:
+            if start > at:
+                out.append(Token("other", self.p[at:start]))
+            out.append(Token(kind, self.p[start:end], literal))
+            at = end
+        if at < len(self.p):
+            out.append(Token("other", self.p[at:]))
+        return tuple(out)
 
     def error(self, message: str, pos: int | None = None) -> RegexSyntaxError:
         return RegexSyntaxError(message, self.p, self.pos if pos is None else pos)
@@ -255,14 +292,27 @@ class _Parser:
             branches.append(self.branch(state, depth))
             if self.peek() == "|":
                 self.pos += 1
+                self.token("other", self.pos - 1)
                 continue
             break
         return branches[0] if len(branches) == 1 else Seq((Alt(tuple(branches)),))
 
     def branch(self, state: list[int], depth: int) -> Seq:
         out: list[Node] = []
+        p, spans = self.p, self.spans
         while True:
-            self.skip_verbose(state[0])
+            flags = state[0]
+            if not flags & VERBOSE:  # a run of plain characters (most of a signature) in one step
+                run = _PLAIN.match(p, self.pos)
+                if run is not None:
+                    start, end = self.pos, run.end()
+                    if p[end:end + 1] in _QUANTIFIER_FIRST:
+                        end -= 1  # the last character is repeated: the loop below reads it
+                    for i in range(start, end):
+                        out.append(Char(p[i], flags, p[i]))
+                        spans.append(("char", i, i + 1, p[i]))
+                    self.pos = end
+            self.skip_verbose(flags)
             c = self.peek()
             if c in ("", "|", ")"):
                 return Seq(tuple(out))
@@ -271,12 +321,14 @@ class _Parser:
                 if not out:
                     raise self.error("nothing to repeat")
                 out[-1] = self.repeat(out[-1], state[0])
+                self.token("quant", start)
                 continue
             node = self.atom(state, depth)
             if node is None:  # an inline flag item or a comment
                 continue
             if c == "{" and isinstance(node, Char) and out and self.fuzzy_at(start):
                 out[-1] = Opaque(self.p[start:self.pos], out[-1])
+                self.spans[-1] = ("other", start, self.pos, None)  # the "{" read as a character
                 continue
             out.append(node)
 
@@ -335,17 +387,32 @@ class _Parser:
     def atom(self, state: list[int], depth: int) -> Node | None:
         flags = state[0]
         c = self.peek()
+        start = self.pos
         if c == "(":
-            return self.group(state, depth)
+            before = len(self.spans)
+            group = self.group(state, depth)
+            if len(self.spans) == before:  # a verb, a comment, a reference, inline flags: one item
+                # inline flags (zero-width, opening what follows) read as an opening parenthesis
+                flags_only = group is None and not self.p.startswith("(?#", start)
+                self.token("open" if flags_only else "other", start)
+            return group
         if c == "[":
-            return self.char_class(flags)
+            node: Node = self.char_class(flags)
+            self.token("class", start)
+            return node
         if c == "\\":
-            return self.escape(flags)
+            node = self.escape(flags)
+            literal = node.literal if isinstance(node, Char) else None
+            self.token("char" if literal is not None else "other", start, literal)
+            return node
         self.pos += 1
         if c == ".":
+            self.token("other", start)
             return Char(".", flags)
         if c in "^$":
+            self.token("other", start)
             return Anchor(c, flags)
+        self.token("char", start, c)
         return Char(c, flags, c)
 
     def escape(self, flags: int) -> Node:  # noqa: PLR0911  # one branch per kind of escape
@@ -519,6 +586,7 @@ class _Parser:
         if self.peek() != ")":
             raise self.error("missing ), unterminated subpattern", start)
         self.pos += 1
+        self.token("close", self.pos - 1)
 
     def group(self, state: list[int], depth: int) -> Node | None:  # noqa: PLR0911  # one branch per group kind
         start = self.pos
@@ -577,11 +645,13 @@ class _Parser:
         return name
 
     def group_body(self, kind: str, flags: int, depth: int, start: int, name: str | None = None) -> Group:
+        self.token("open", start)
         body = self.sequence(flags, depth + 1)
         self.close(start)
         return Group(kind, body, name)
 
     def conditional(self, flags: int, depth: int, start: int) -> Conditional:
+        self.token("open", start)  # "(?", then the condition: a look-around group or a "(reference)"
         self.pos += 1
         condition: str | Group
         if self.startswith("?=") or self.startswith("?!") or self.startswith("?<=") or self.startswith("?<!"):
@@ -596,12 +666,13 @@ class _Parser:
                 raise self.error("missing ), unterminated name")
             condition = self.p[self.pos:end]
             self.pos = end + 1
+            self.token("other", self.pos - len(condition) - 2)
         body = self.sequence(flags, depth + 1)
         self.close(start)
         branches = body.items[0].branches if len(body.items) == 1 and isinstance(body.items[0], Alt) else (body,)
         if len(branches) > 2:
             raise self.error("conditional group with more than two branches", start)
-        return Conditional(condition, branches[0], branches[1] if len(branches) == 2 else None)
+        return Conditional(branches[0], branches[1] if len(branches) == 2 else None, condition)
 
     def flag_group(self, state: list[int], depth: int, start: int) -> Node | None:
         """``(?flags)`` (on to the end of the enclosing group) or ``(?flags-flags:...)`` (scoped)."""

@@ -1,14 +1,15 @@
-"""Signature regexes: compiling, prefilter literals, and the backtracking guard; and the other walks
-over a parsed regex (the finders' `fold_marker`; `looks_behind`, which tests/core/test_logs.py applies
-to the prefix rules that are matched in place).
+"""Signature regexes: compiling, whitespace tolerance, prefilter literals, and the backtracking guard;
+and the other walks over a parsed regex (`core/regex_syntax.py`, the one reader of regex syntax): the
+strings every match holds (`required_runs`, `derive_literals`), the finders' `fold_marker`, and for the
+prefix rules of `core/logs.py` `looks_behind` and `can_start`.
 
-Every signature needs a literal that any matching line must contain, so that the scanner only
-runs regexes on candidate lines. The literal is derived from the regex (the longest run of plain
-characters every match contains) unless the entry lists ``literals:`` itself.
+Every signature lists ``literals:``, strings of which every line it matches holds one (`kb validate` checks
+them against the entry's examples), so that the scanner only runs regexes on candidate lines.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature
 
 MIN_LITERAL = 4
-"""A derived prefilter literal shorter than this is too common to be useful."""
+"""A derived literal shorter than this is too common to be useful (`derive_literals`)."""
 MATCH_TIMEOUT = 0.25
 """Seconds one regex may spend on one line at run time before the signature is skipped for the rest of the
 log (the default of `Matcher.match_timeout`; TRT_WHY_MATCH_TIMEOUT, read by the API, raises it)."""
@@ -60,161 +61,85 @@ _SPACE_BEFORE = frozenset(":,=)]!<>")
 """Punctuation a paste may put a space in front of."""
 _SPACE_AFTER = frozenset(":,=([!<>")
 """Punctuation a paste may put a space after."""
+_PUNCT = _SPACE_BEFORE | _SPACE_AFTER
 _FLEX = r"\s*+"
 """Possessive: optional whitespace never gives back what it took, so it adds no backtracking."""
-_QUANT_START = frozenset("*+?{")
-_CLASS_ESCAPES = frozenset("dDsSwWbBAZzGnrtfvae0123456789pPNXuUx")
-"""Escapes that are not a punctuation literal (classes, anchors, code points, back-references)."""
+_NONE = rs.Token("other", "")
 
 
-def _tokens(pattern: str) -> list[tuple[str, str]]:  # noqa: C901, PLR0912, PLR0915  # a tokenizer: one branch per regex construct
-    """The pattern as (kind, text) atoms: space, punct (a literal punctuation character, escaped or not),
-    lit, class, open, close, quant, other. Enough to place optional whitespace; never reorders anything."""
-    out: list[tuple[str, str]] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\" and i + 1 < n:
-            nxt = pattern[i + 1]
-            j = i + 2
-            if nxt in "pPN" and j < n and pattern[j] == "{":
-                j = pattern.find("}", j) + 1 or n
-            elif nxt == "x":
-                j = min(n, i + 4)
-            elif nxt in "uU":
-                j = min(n, i + (6 if nxt == "u" else 10))
-            text = pattern[i:j]
-            if nxt in _CLASS_ESCAPES:
-                out.append(("other", text))
-            elif nxt == " ":
-                out.append(("space", text))
-            else:
-                out.append(("punct" if nxt in _SPACE_BEFORE | _SPACE_AFTER else "lit", text))
-            i = j
-        elif c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            out.append(("class", pattern[i:j + 1]))
-            i = j + 1
-        elif c == "(":
-            j = i + 1
-            if j < n and pattern[j] == "?":
-                if pattern.startswith("?#", j):
-                    j = pattern.find(")", j) + 1 or n
-                    out.append(("other", pattern[i:j]))
-                    i = j
-                    continue
-                k = j + 1
-                if pattern.startswith(("P<", "<"), k) and not pattern.startswith(("<=", "<!"), k):
-                    k = pattern.find(">", k) + 1 or n
-                elif pattern.startswith(("P=",), k):
-                    k = pattern.find(")", k)
-                elif k < n and pattern[k] in ":=!>|":
-                    k += 1
-                elif pattern.startswith(("<=", "<!"), k):
-                    k += 2
-                else:  # inline flags "(?i)" or "(?i:"
-                    while k < n and pattern[k] not in ":)":
-                        k += 1
-                    k += 1
-                j = k
-            out.append(("open", pattern[i:j]))
-            i = j
-        elif c == ")":
-            out.append(("close", c))
-            i += 1
-        elif c in _QUANT_START:
-            j = i + 1
-            if c == "{":
-                close = pattern.find("}", i)
-                if close < 0 or not re.fullmatch(r"\{\d*(?:,\d*)?\}", pattern[i:close + 1]):
-                    out.append(("lit", c))
-                    i += 1
-                    continue
-                j = close + 1
-            if j < n and pattern[j] in "?+":
-                j += 1
-            out.append(("quant", pattern[i:j]))
-            i = j
-        elif c == " ":
-            out.append(("space", c))
-            i += 1
-        elif c in _SPACE_BEFORE | _SPACE_AFTER:
-            out.append(("punct", c))
-            i += 1
-        elif c in "|^$.":
-            out.append(("other", c))
-            i += 1
-        else:
-            out.append(("lit", c))
-            i += 1
+def _tokens(pattern: str) -> list[rs.Token]:
+    """The pattern's tokens as the parser read them, a character item told apart by what it stands for:
+    "space", "punct" (punctuation a paste may pad) or "lit"; the other kinds as they are (class, open,
+    close, quant, other). Enough to place optional whitespace; never reorders anything."""
+    out: list[rs.Token] = []
+    for tok in rs.parse(pattern).tokens:
+        literal = tok.literal
+        if literal is not None:
+            kind = ("space" if literal == " " else "other" if literal.isspace()  # a tab, a newline
+                    else "punct" if literal in _PUNCT else "lit")
+            tok = rs.Token(kind, tok.text, literal)  # noqa: PLW2901  # the same token, told apart
+        out.append(tok)
     return out
 
 
-def _char(tok: tuple[str, str]) -> str:
-    return tok[1][-1]
-
-
-def _spaceless(tok: tuple[str, str]) -> bool:
+def _spaceless(tok: rs.Token) -> bool:
     """An atom that never matches whitespace (so optional whitespace beside its repeat is unambiguous)."""
-    kind, text = tok
-    if kind == "class":
-        return not text.startswith("[^") and " " not in text and "\\s" not in text
-    return text in ("\\d", "\\w", "\\S")
+    if tok.kind == "class":
+        return not tok.text.startswith("[^") and " " not in tok.text and "\\s" not in tok.text
+    return tok.text in ("\\d", "\\w", "\\S")
 
 
+@functools.lru_cache(maxsize=4096)
 def tolerant(pattern: str) -> str:
     """The pattern with optional whitespace where pastes lose or gain it.
 
     A literal space next to punctuation matches any whitespace or none; punctuation a paste may pad
     (``:`` ``,`` ``=`` ``)`` ``]`` ``!`` ``<`` ``>`` before, ``(`` ``[`` after) between literal characters
     accepts whitespace there. Nothing else changes: a space between two words stays one space, and
-    nothing is added next to a quantifier, a class, a group boundary or another whitespace atom.
+    nothing is added next to a quantifier, a class, a group boundary or another whitespace atom. A
+    pattern the parser cannot read (`regex_syntax`) is returned as it is.
     """
-    toks = _tokens(pattern)
+    try:
+        toks = _tokens(pattern)
+    except (rs.RegexSyntaxError, RecursionError):
+        return pattern
     out: list[str] = []
 
     def flex() -> None:
         if not out or out[-1] != _FLEX:
             out.append(_FLEX)
 
-    def beside(i: int, step: int, skip: tuple[str, ...]) -> tuple[str, str]:
+    def beside(i: int, step: int, skip: tuple[str, ...]) -> rs.Token:
         """The nearest token in one direction, looking through group boundaries and repeats."""
         j = i + step
-        while 0 <= j < len(toks) and toks[j][0] in skip:
+        while 0 <= j < len(toks) and toks[j].kind in skip:
             j += step
-        return toks[j] if 0 <= j < len(toks) else ("other", "")
+        return toks[j] if 0 <= j < len(toks) else _NONE
 
-    for i, (kind, text) in enumerate(toks):
-        nxt = toks[i + 1] if i + 1 < len(toks) else ("other", "")
-        quantified = nxt[0] == "quant"
+    for i, (kind, text, ch) in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else _NONE
+        quantified = nxt.kind == "quant"
         if kind == "space" and not quantified and (
-                beside(i, -1, ("close", "quant"))[0] == "punct" or beside(i, 1, ("open",))[0] == "punct"):
+                beside(i, -1, ("close", "quant")).kind == "punct" or beside(i, 1, ("open",)).kind == "punct"):
             flex()
             continue
         if kind == "punct" and not quantified:
-            ch = _char((kind, text))
             # After a literal, or a repeat of digits / word characters ("\\d+:"), never after a repeat that
             # can take whitespace itself (".+", "[^)]*"): two repeats over the same spaces backtrack.
             k = i - 1
-            while k >= 0 and toks[k][0] == "close":  # "(?P<code>\\d+):" ends in what the group ends in
+            while k >= 0 and toks[k].kind == "close":  # "(?P<code>\\d+):" ends in what the group ends in
                 k -= 1
-            last = toks[k] if k >= 0 else ("other", "")
+            last = toks[k] if k >= 0 else _NONE
             # (not after "\\S+": it can hold the punctuation itself, and the two would compete for it)
-            wordish = last[0] == "lit" or (last[0] == "quant" and k >= 1 and _spaceless(toks[k - 1])
-                                           and toks[k - 1][1] != "\\S")
+            wordish = last.kind == "lit" or (last.kind == "quant" and k >= 1 and _spaceless(toks[k - 1])
+                                             and toks[k - 1].text != "\\S")
             if ch in _SPACE_BEFORE and wordish:
                 flex()
             out.append(text)
-            after = toks[i + 2] if i + 2 < len(toks) else ("other", "")
+            after = toks[i + 2] if i + 2 < len(toks) else _NONE
             first = beside(i, 1, ("open",))  # "\\((?P<code>\\d+)": what the group starts with
-            starts_plain = first[0] == "lit" or _spaceless(first)
-            if ch in _SPACE_AFTER and starts_plain and (nxt[0] == "open" or after[0] != "quant"):
+            starts_plain = first.kind == "lit" or _spaceless(first)
+            if ch in _SPACE_AFTER and starts_plain and (nxt.kind == "open" or after.kind != "quant"):
                 flex()
             continue
         out.append(text)
@@ -379,12 +304,11 @@ def required_runs(pattern: str, min_length: int = 3) -> tuple[str, ...]:
     return tuple(dict.fromkeys(runs))
 
 
-def literals_for(sig: Signature) -> list[str] | None:
-    """Prefilter literals: every line the (tolerant) signature matches holds one of them."""
-    lits = list(sig.literals) if sig.literals else derive_literals(sig.regex)
-    if lits is None or sig.ignore_case:
-        return lits
-    return list(dict.fromkeys(tolerant_literal(lit) for lit in lits))
+def literals_for(sig: Signature) -> list[str]:
+    """Prefilter literals: the signature's own, each cut to the piece a tolerant match still holds."""
+    if sig.ignore_case:
+        return list(sig.literals)
+    return list(dict.fromkeys(tolerant_literal(lit) for lit in sig.literals))
 
 
 # -- the backtracking guard ------------------------------------------------------------------------
@@ -514,7 +438,7 @@ def adversarial_inputs(sig: Signature, length: int | None = None) -> list[str]:
         reps = _representatives(tree, chars)
     else:
         reps = sorted(chars)
-    head = (literals_for(sig) or [""])[0]
+    head = literals_for(sig)[0]
     pool = "".join(reps)
     inputs.append(head + pool * (size // max(1, len(pool))) + "\x00")
     inputs += [head + c * size + "\x00" for c in reps]
@@ -683,12 +607,11 @@ def _from_re_flags(flags: int) -> int:
 
 
 def fold_marker(marker: str) -> str | None:
-    """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact."""
-    if not marker.startswith("^") or re.search(r"\\[0-9]", marker):
-        return None
+    """`^X` (MULTILINE) as `X` to put after a newline, or None when that rewrite is not exact (the
+    markers are joined into one alternation: a reference to a group by its number would change)."""
     try:
         parsed = rs.parse(marker, rs.MULTILINE)
-    except rs.RegexSyntaxError:
+    except (rs.RegexSyntaxError, RecursionError):
         return None
     items = parsed.root.items
     if parsed.inline_flags & ~rs.MULTILINE or not items:
@@ -696,9 +619,19 @@ def fold_marker(marker: str) -> str | None:
     first = items[0]
     if not isinstance(first, rs.Anchor) or first.source != "^":
         return None
-    if any(isinstance(item, rs.Alt) for item in items):
+    if any(isinstance(item, rs.Alt) for item in items) or _refers_to_groups(parsed.root):
         return None
     return marker[1:]
+
+
+def _refers_to_groups(node: rs.Node, depth: int = 0) -> bool:
+    """A back-reference, a conditional on a group, or anything not read (recursion) anywhere in the node."""
+    if depth > 200 or isinstance(node, rs.Backref) or (isinstance(node, rs.Opaque) and node.body is None
+                                                       and node.source.startswith("(?")):
+        return True
+    if isinstance(node, rs.Conditional) and isinstance(node.condition, str):
+        return True
+    return any(_refers_to_groups(child, depth + 1) for child in rs.children(node))
 
 
 _LOOKS_BEHIND = frozenset({"^", "\\A", "\\b", "\\B", "\\G", "\\m", "\\M"})
@@ -727,6 +660,48 @@ def looks_behind(pattern: str, flags: int = 0) -> bool:
         return True
 
 
+@functools.lru_cache(maxsize=4096)
+def can_start(pattern: str, ch: str, flags: int = 0) -> bool:
+    """Whether a match of the pattern can start with the character `ch` (or be empty): False only when
+    no match can. Whatever the walk does not look into (recursion, conditionals, back-references) can
+    start with anything; look-arounds and anchors are looked through. `flags` are `re` flags. The
+    prefix rules are sorted by it (`logs._combined_rules`)."""
+    try:
+        start, empty = _can_start(rs.parse(pattern, _from_re_flags(flags)).root, ch)
+    except (rs.RegexSyntaxError, RecursionError):
+        return True
+    return start or empty
+
+
+def _can_start(node: rs.Node, ch: str, depth: int = 0) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
+    """(whether a match of `node` can start with `ch`, whether it can match nothing)."""
+    if depth > 200:
+        return True, True
+    if isinstance(node, rs.Char):
+        return node.accepts(ch), False
+    if isinstance(node, rs.Seq):
+        for item in node.items:
+            start, empty = _can_start(item, ch, depth + 1)
+            if start:
+                return True, False
+            if not empty:
+                return False, False
+        return False, True
+    if isinstance(node, rs.Alt):
+        found = [_can_start(b, ch, depth + 1) for b in node.branches]
+        return any(s for s, _ in found), any(e for _, e in found)
+    if isinstance(node, rs.Group):
+        if node.kind in rs.LOOKAROUNDS:
+            return False, True
+        return _can_start(node.body, ch, depth + 1)
+    if isinstance(node, rs.Repeat):
+        start, empty = _can_start(node.body, ch, depth + 1)
+        return start, empty or node.lo == 0
+    if isinstance(node, rs.Anchor):
+        return False, True
+    return True, True
+
+
 def _show(text: str) -> str:
     """A short description of an adversarial input."""
     head = text[:40].replace("\x00", "\\x00")
@@ -734,15 +709,10 @@ def _show(text: str) -> str:
 
 
 def check_entry_regexes(entry: Entry) -> str | None:
-    """Compile every signature and check that it has a prefilter literal. Returns a problem or None."""
+    """Compile every signature. Returns a problem or None."""
     for sig in entry.match.signatures:
         try:
             compile_pattern(sig.regex, sig.ignore_case)
         except regex.error as exc:
             return f"match.signatures.{sig.id}.regex: does not compile ({exc})"
-        if literals_for(sig) is None:
-            return (
-                f"match.signatures.{sig.id}: no prefilter literal of {MIN_LITERAL}+ characters can be derived from "
-                "the regex; add `literals: [\"...\"]` (strings every matching line contains)"
-            )
     return None

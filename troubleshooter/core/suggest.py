@@ -74,7 +74,7 @@ Literals = Callable[[Entry, Signature], list[str]]
 def derived_literals(_entry: Entry, sig: Signature) -> list[str]:
     from troubleshooter.core.regexes import literals_for
 
-    return literals_for(sig) or []
+    return literals_for(sig)
 
 
 def corpus_of(entry: Entry, literals: Literals = derived_literals) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from troubleshooter.models import Platform
+from troubleshooter.models import Platform, Severity
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
@@ -20,7 +20,6 @@ LineLevel = Literal["any", "warning", "error"]
 Certainty = Literal["confirmed", "documented", "reported", "suggestion"]
 Status = Literal["affected", "fixed", "changed", "not-applicable", "unknown"]
 Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "strongly-typed", "fp32"]
-Severity = Literal["error", "warning", "info"]
 
 
 class _Strict(BaseModel):
@@ -62,9 +61,10 @@ class Signature(_Strict):
         default=None, ge=0.0, le=1.0,
         description="Confidence a trigger gives (default 0.7) or a support adds (default 0.1).",
     )
-    literals: list[str] | None = Field(
-        default=None,
-        description="Prefilter: a line is tried only if it contains one of these. Derived from the regex when omitted.",
+    literals: list[str] = Field(
+        min_length=1,
+        description="Prefilter: a line is tried only if it contains one of these, so every line the regex matches "
+        "must hold one (`kb validate` checks the examples).",
     )
     ignore_case: bool = Field(default=False, description="Match without regard to case.")
     after_trigger: bool = Field(

@@ -10,16 +10,14 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from troubleshooter.models import SEVERITY_RANK, Severity
 from troubleshooter.models import Finding as Finding
-from troubleshooter.models import Severity
 
 LINT_SCHEMA_VERSION = 1
 
 LintLevel = Severity
-"""error: TensorRT refuses the model or computes wrong results; warning: it builds but loses
-precision, speed or accuracy; info: worth knowing, nothing to fix."""
-
-LEVEL_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
+"""The report's severities, said of a model: error: TensorRT refuses the model or computes wrong results;
+warning: it builds but loses precision, speed or accuracy; info: worth knowing, nothing to fix."""
 
 
 class _Frozen(BaseModel):
@@ -97,6 +95,6 @@ def sort_findings(findings: Iterable[Finding], order: dict[str, int] | None = No
 
     def key(f: Finding) -> tuple[int, str, int, str, str]:
         first = f.nodes[0] if f.nodes else ""
-        return (-LEVEL_RANK[f.level], f.rule, position.get(first, -1), first, f.message)
+        return (-SEVERITY_RANK[f.level], f.rule, position.get(first, -1), first, f.message)
 
     return sorted(findings, key=key)

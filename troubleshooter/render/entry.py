@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from troubleshooter.core.advice import PLATFORM_NAMES
 from troubleshooter.render import words
 from troubleshooter.render.text import Line, layout
 
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 CERTAINTY = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
              "suggestion": "suggestion"}
 """How a cause's certainty reads (as in a report)."""
-PLATFORM_WORDS = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
 
 
 def _prose(text: str) -> str:
@@ -37,7 +37,7 @@ def _for_whom(item: FixSpec | Step) -> str:
     if item.versions:
         parts.append(f"TensorRT {words.version_range(item.versions)}")
     if item.platforms:
-        parts.append(" / ".join(PLATFORM_WORDS.get(p, p) for p in item.platforms))
+        parts.append(" / ".join(PLATFORM_NAMES[p] for p in item.platforms))
     if item.front_ends:
         parts.append(" / ".join(item.front_ends))
     return f"({'; '.join(parts)}) " if parts else ""
@@ -49,7 +49,7 @@ def applies(entry: Entry) -> str:
     if entry.applies.trt:
         parts.append(f"TensorRT {words.version_range(entry.applies.trt)}")
     if entry.applies.platforms:
-        parts.append(" / ".join(PLATFORM_WORDS.get(p, p) for p in entry.applies.platforms))
+        parts.append(" / ".join(PLATFORM_NAMES[p] for p in entry.applies.platforms))
     if entry.applies.precisions:
         parts.append(" / ".join(p.upper() for p in entry.applies.precisions))
     return " · ".join(parts)

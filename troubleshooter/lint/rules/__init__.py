@@ -1,7 +1,8 @@
 """The lint rules: one module per rule, its docstring is the rule's user documentation.
 
 Each module defines ``RULE`` (the id, also used by the KB's ``lint:`` lists), ``TITLE``,
-``LEVEL`` (the usual level), ``KB`` (the KB entry it supports, or None) and
+``LEVEL`` (the level its findings carry unless they say otherwise, the one its docstring's
+**Level:** names first), ``KB`` (the KB entry it supports, or None) and
 ``check(ctx) -> Iterator[Finding]``. Modules import onnx only inside ``check``, so listing
 the rules (for SARIF or docs) stays cheap.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from troubleshooter.lint.graph import LintContext
-    from troubleshooter.lint.report import Finding
+    from troubleshooter.lint.report import Finding, LintLevel
 
 RULE_MODULES = (
     "check_model",
@@ -57,7 +58,7 @@ class Rule:
 
     id: str
     title: str
-    level: str
+    level: LintLevel
     kb: str | None
     doc: str
     check: Callable[[LintContext], Iterable[Finding]]

@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 RULE = "check-model"
 TITLE = "The ONNX checker rejects the model"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 _SKIP = ("topologically sorted", "No Op registered", "is not a registered function/op")
@@ -63,4 +63,4 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             return
         match = _NODE.search(text)
         nodes = [match.group(1)] if match else []
-        yield finding(RULE, "error", f"onnx.checker: {text[:400]}", nodes, KB)
+        yield finding(RULE, LEVEL, f"onnx.checker: {text[:400]}", nodes, KB)

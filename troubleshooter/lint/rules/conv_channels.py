@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 RULE = "conv-channels"
 TITLE = "Conv / ConvTranspose channels do not match the weights"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 
@@ -67,4 +67,4 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if bias is not None and len(bias) == 1 and isinstance(bias[0], int) and bias[0] != out:
                 problems.append(f"bias has {bias[0]} values for {out} output channels")
         for problem in problems:
-            yield finding(RULE, "error", f"{node.op_type} {name}: {problem}", [name], kb, weights=w, group=group)
+            yield finding(RULE, LEVEL, f"{node.op_type} {name}: {problem}", [name], kb, weights=w, group=group)

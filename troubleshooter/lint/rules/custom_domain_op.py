@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 RULE = "custom-domain-op"
 TITLE = "Op outside the ONNX domain needs a TensorRT plugin"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "onnx-unsupported-op"
 
 STANDARD_DOMAINS = ("", "ai.onnx")
@@ -54,18 +54,17 @@ def custom_ops(ctx: LintContext) -> dict[tuple[str, str], list[str]]:
 def check(ctx: LintContext) -> Iterator[Finding]:
     """One finding per (domain, op type)."""
     for (domain, op_type), names in sorted(custom_ops(ctx).items()):
+        level: LintLevel = LEVEL
         if op_type.endswith("_TRT"):
             level = "info"
             advice = "a TensorRT plugin, it imports once libnvinfer_plugin is loaded (trtexec does this)"
         elif domain == "com.microsoft":
-            level = "warning"
             advice = "an ONNX Runtime contrib op; export without ORT fusions, or provide a TensorRT plugin"
         else:
-            level = "warning"
             advice = "TensorRT needs a plugin registered under this name (--staticPlugins / --dynamicPlugins)"
         yield finding(
             RULE,
-            level,  # type: ignore[arg-type]
+            level,
             f"{op_type} (domain {domain}) on {len(names)} node(s) ({short(names)}): {advice}",
             names,
             KB,

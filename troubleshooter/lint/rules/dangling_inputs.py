@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from troubleshooter.lint.model import iter_graphs
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 RULE = "dangling-inputs"
 TITLE = "A node reads a tensor that nothing produces"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 
@@ -50,7 +50,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 name = ctx.name_of(index) if top else (node.name or node.op_type)
                 yield finding(
                     RULE,
-                    "error",
+                    LEVEL,
                     f"node {name} ({node.op_type}) reads {', '.join(repr(m) for m in missing)}, which no node, "
                     "input or initializer provides; TensorRT fails with 'Node input was not registered.'",
                     [name],
@@ -60,5 +60,5 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for output in ctx.graph.output:
         if output.name not in known:
             yield finding(
-                RULE, "error", f"graph output {output.name!r} is produced by no node", [output.name], KB
+                RULE, LEVEL, f"graph output {output.name!r} is produced by no node", [output.name], KB
             )

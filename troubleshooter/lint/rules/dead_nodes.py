@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 RULE = "dead-nodes"
 TITLE = "Nodes whose results reach no graph output"
-LEVEL = "info"
+LEVEL: LintLevel = "info"
 KB = None
 
 
@@ -46,7 +46,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if dead:
         yield finding(
             RULE,
-            "info",
+            LEVEL,
             f"{len(dead)} node(s) contribute to no graph output ({short(dead)}); TensorRT drops them",
             dead,
             KB,

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 RULE = "duplicate-node-names"
 TITLE = "Several nodes share a name"
-LEVEL = "info"
+LEVEL: LintLevel = "info"
 KB = None
 
 
@@ -37,7 +37,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if duplicated:
         yield finding(
             RULE,
-            "info",
+            LEVEL,
             f"{len(duplicated)} node name(s) used more than once ({short(duplicated)}): harmless for TensorRT, "
             "which renames layers; ONNX Runtime and Polygraphy reject it",
             duplicated,

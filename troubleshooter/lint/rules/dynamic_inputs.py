@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 RULE = "dynamic-inputs"
 TITLE = "Inputs with dynamic dimensions need an optimization profile"
-LEVEL = "info"
+LEVEL: LintLevel = "info"
 KB = "dynamic-shape-no-profile"
 
 
@@ -61,7 +61,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         template.append(f"{name}:" + "x".join(str(d) if isinstance(d, int) else "N" for d in dims))
     example = f" (e.g. --minShapes={','.join(template)} with N replaced, likewise --optShapes/--maxShapes)" if template else ""
     yield finding(
-        RULE, "info",
+        RULE, LEVEL,
         f"dynamic input(s) {'; '.join(parts)}: give min/opt/max shapes for each (trtexec --minShapes/--optShapes/"
         f"--maxShapes or an optimization profile){example}",
         list(found), KB, inputs={k: [d if d is not None else "?" for d in v] for k, v in found.items()},

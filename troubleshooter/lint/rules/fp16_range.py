@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 RULE = "fp16-range"
 TITLE = "Float32 weights that do not fit FP16"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "fp16-overflow"
 
 FP16_MAX = 65504.0
@@ -115,7 +115,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 
     if overflow:
         yield finding(
-            RULE, "warning",
+            RULE, LEVEL,
             f"weights above 65504 in {short(overflow)}: they overflow to inf in an FP16 engine; keep these layers "
             "in FP32", users(overflow), KB, tensors=overflow,
         )

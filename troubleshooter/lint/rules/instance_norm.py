@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short, trt_before
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 RULE = "instance-norm"
 TITLE = "InstanceNormalization: plugin on 8.x/9.x, native on 10.x"
-LEVEL = "info"
+LEVEL: LintLevel = "info"
 KB = "instancenorm-native-flag"
 
 
@@ -63,4 +63,4 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     else:
         text = ("imported as a native layer (NATIVE_INSTANCENORM is on by default since 10.0); on 8.x/9.x it "
                 "is the InstanceNormalization_TRT plugin unless that flag is set")
-    yield finding(RULE, "info", f"{len(names)} InstanceNormalization node(s) ({short(names)}): {text}", names, KB)
+    yield finding(RULE, LEVEL, f"{len(names)} InstanceNormalization node(s) ({short(names)}): {text}", names, KB)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short, trt_before
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 RULE = "int64-initializers"
 TITLE = "INT64 weights (cast to INT32 by TensorRT 8.x)"
-LEVEL = "info"
+LEVEL: LintLevel = "info"
 KB = "int64-weights-cast"
 
 _I32 = (-(2**31), 2**31 - 1)
@@ -78,7 +78,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     when = "this TensorRT casts them to INT32" if old else "TensorRT 8.x casts them to INT32; 9.0+ keeps INT64"
     note = f" ({len(unread)} unreadable one(s) not checked)" if unread else ""
     yield finding(
-        RULE, "info", f"{len(int64)} INT64 initializer(s) ({short(int64)}): {when}{note}", users, KB,
+        RULE, LEVEL, f"{len(int64)} INT64 initializer(s) ({short(int64)}): {when}{note}", users, KB,
         tensors=int64,
     )
     if out_of_range:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, trt_before
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 RULE = "int8-grouped-conv-channels"
 TITLE = "INT8 grouped conv with channels per group not a multiple of 4"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "int8-grouped-conv-alignment"
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from troubleshooter.lint import optable
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, trt_label
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 RULE = "opset-range"
 TITLE = "ONNX opset outside the parser's range"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "onnx-parser-assertion"
 
 
@@ -35,19 +35,19 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     """Compare the default-domain opset with the table for the chosen TensorRT version."""
     opset = ctx.opset
     if not opset:
-        yield finding(RULE, "warning", "the model imports no ai.onnx opset", [], KB)
+        yield finding(RULE, LEVEL, "the model imports no ai.onnx opset", [], KB)
         return
     snap = optable.snapshot_for(ctx.trt)
     label = trt_label(ctx)
     if opset < snap.opset_min:
         yield finding(
-            RULE, "warning",
+            RULE, LEVEL,
             f"opset {opset} is below {snap.opset_min}, the lowest {label} supports; re-export with a newer opset",
             [], KB, opset=opset,
         )
     elif opset > snap.opset_max:
         yield finding(
-            RULE, "warning",
+            RULE, LEVEL,
             f"opset {opset} is above {snap.opset_max}, the highest {label} documents "
             f"(operators.md for {snap.version}); re-export with opset {snap.opset_max} or lower",
             [], KB, opset=opset,

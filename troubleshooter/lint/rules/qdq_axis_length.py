@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, qdq_params
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-axis-length"
 TITLE = "Per-channel scale count differs from the channel count"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 
@@ -45,7 +45,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         scale, zero = q.scale_value, q.zero_point_value
         if scale is not None and zero is not None and scale.size != zero.size:
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{op} {q.name}: {scale.size} scale(s) but {zero.size} zero point(s); TensorRT requires the same volume",
                 [q.name], kb,
             )
@@ -55,7 +55,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         count = q.scale_shape[0]
         if not 0 <= q.axis < len(q.x_shape):
             yield finding(
-                RULE, "error", f"{op} {q.name}: axis {q.axis} is out of range for a rank-{len(q.x_shape)} input",
+                RULE, LEVEL, f"{op} {q.name}: axis {q.axis} is out of range for a rank-{len(q.x_shape)} input",
                 [q.name], kb, axis=q.axis,
             )
             continue
@@ -64,7 +64,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             others = [i for i, d in enumerate(q.x_shape) if d == count]
             hint = f"; axis {others[0]} has {count}: wrong axis?" if others else ""
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{op} {q.name}: {count} scales for axis {q.axis}, which has {dim} channels "
                 f"(input shape {q.x_shape}){hint}",
                 [q.name], kb, axis=q.axis, scales=count, channels=dim,

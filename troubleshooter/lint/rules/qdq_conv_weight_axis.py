@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, weight_dq
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-conv-weight-axis"
 TITLE = "Conv weight quantized along the wrong axis"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 
@@ -40,7 +40,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         conv = ctx.name_of(index)
         yield finding(
-            RULE, "error",
+            RULE, LEVEL,
             f"Conv {conv}: weight {q.name} is quantized per channel along axis {q.axis}; TensorRT needs axis 0 "
             "(output channels) for Conv weights (the ONNX default axis is 1)",
             [conv, q.name], KB, axis=q.axis,

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, trt_before, weight_dq
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-deconv-weight-axis"
 TITLE = "ConvTranspose weight quantized along axis 1"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "deconv-qdq-output-channels"
 
 
@@ -65,7 +65,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             known = ("TensorRT 8.x does not support this (NVIDIA: use axis 0, else wrong results); on 10.x it is "
                      "unconfirmed: verify the output against ONNX Runtime")
         yield finding(
-            RULE, "warning",
+            RULE, LEVEL,
             f"ConvTranspose {deconv}: weight {q.name} is quantized per output channel (axis 1); {known}",
             [deconv, q.name], KB, axis=1,
         )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-mixed-add-concat"
 TITLE = "Add or Concat mixes quantized and float inputs"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = None
 
 _WEIGHTED = {"Conv", "ConvTranspose", "Gemm", "MatMul"}
@@ -70,7 +70,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         name = ctx.name_of(index)
         what = "residual Add" if node.op_type == "Add" else "Concat"
         yield finding(
-            RULE, "warning",
+            RULE, LEVEL,
             f"{what} {name}: input(s) {short(quantized, 3)} are quantized but {short(floats, 3)} are float; "
             "quantize the float branch too, or this runs in float and breaks the INT8 fusion",
             [name], KB, quantized=quantized, float=floats,

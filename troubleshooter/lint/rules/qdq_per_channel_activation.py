@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, qdq_params
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-per-channel-activation"
 TITLE = "Activation quantized per channel"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 
@@ -37,7 +37,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for q in qdq_params(ctx):
         if q.per_axis and not q.weight:
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{q.node.op_type} {q.name}: per-channel scale (axis {q.axis}) on activation {q.x!r}; "
                 "TensorRT quantizes activations per tensor only",
                 [q.name], KB, axis=q.axis,

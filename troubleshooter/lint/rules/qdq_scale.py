@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, qdq_params
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-scale"
 TITLE = "Q/DQ scale is not a positive finite number"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "qdq-scale-not-positive"
 
 
@@ -44,7 +44,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             sample = ", ".join(repr(float(values[i])) for i in positions[:4])
             where = f" at channel(s) {positions}" if values.size > 1 else ""
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{q.node.op_type} {q.name}: scale {sample}{where} ({int(bad.sum())} of {values.size} bad); "
                 "TensorRT requires every scale to be positive ('Scale coefficients must all be positive')",
                 [q.name], KB, scale=q.scale, channels=positions,

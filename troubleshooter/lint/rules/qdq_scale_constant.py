@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, qdq_params
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-scale-constant"
 TITLE = "Q/DQ scale is not a build-time constant"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 
@@ -37,7 +37,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             producer = ctx.producer_node(q.scale)
             origin = f"the output of {producer.op_type}" if producer is not None else "a graph input"
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{q.node.op_type} {q.name}: scale {q.scale!r} is {origin}, not a constant; "
                 "TensorRT needs scales fixed at build time (fold constants or quantize statically)",
                 [q.name], KB, scale=q.scale,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-silu-split"
 TITLE = "Q/DQ placed inside a SiLU (Sigmoid · Mul)"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "conv-act-fusion-no-impl"
 
 
@@ -65,7 +65,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             sig_name = ctx.name_of(ctx.producer[sig_out])
             where = "between the Sigmoid and the Mul" if crossed_sig_out else "on one branch of the SiLU"
             yield finding(
-                RULE, "warning",
+                RULE, LEVEL,
                 f"SiLU {sig_name} · {name} has Q/DQ {where}; this splits the Conv + Sigmoid + Mul fusion "
                 "(TensorRT 8.5/8.6 INT8: 'Could not find any implementation for node ... PWN(...)')",
                 [name, sig_name], KB,

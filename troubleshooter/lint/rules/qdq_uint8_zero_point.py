@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, qdq_params, trt_before
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-uint8-zero-point"
 TITLE = "Q/DQ uses UINT8"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = "qdq-nonzero-zero-point"
 
 
@@ -56,7 +56,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         tensor = ctx.const_tensor(q.zero_point)
         if tensor is not None and tensor.data_type == TensorProto.UINT8:
             yield finding(
-                RULE, "warning",
+                RULE, LEVEL,
                 f"{op} {q.name}: UINT8 zero point; TensorRT uses INT8 instead and clips values above 127",
                 [q.name], KB, zero_point=q.zero_point,
             )

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-weighted-op-partial"
 TITLE = "Weighted op with only its weights or only its activation quantized"
-LEVEL = "warning"
+LEVEL: LintLevel = "warning"
 KB = None
 
 WEIGHTED = {"Conv": (0, 1), "ConvTranspose": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1)}
@@ -54,7 +54,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         else:
             missing = f"its input {data!r}"
         yield finding(
-            RULE, "warning",
+            RULE, LEVEL,
             f"{node.op_type} {name}: only one input is quantized; {missing} has no Q/DQ, so TensorRT runs this "
             "layer in float instead of INT8",
             [name], KB, quantized="data" if data_q else "weight",

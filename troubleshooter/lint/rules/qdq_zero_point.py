@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, qdq_params
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 RULE = "qdq-zero-point"
 TITLE = "Q/DQ zero point is not zero"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "qdq-nonzero-zero-point"
 
 
@@ -45,7 +45,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         op = q.node.op_type
         if not ctx.is_const(q.zero_point):
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{op} {q.name}: zero point {q.zero_point!r} is computed at run time; TensorRT needs a constant "
                 "zero point of 0",
                 [q.name], KB, zero_point=q.zero_point,
@@ -59,7 +59,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if bad.size:
             sample = ", ".join(str(v) for v in sorted(set(bad.tolist()))[:4])
             yield finding(
-                RULE, "error",
+                RULE, LEVEL,
                 f"{op} {q.name}: zero point {sample} (not 0); TensorRT only supports symmetric quantization "
                 "and the parser rejects this node",
                 [q.name], KB, zero_point=q.zero_point, values=sorted(set(bad.tolist()))[:8],

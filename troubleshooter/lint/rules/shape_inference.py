@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 RULE = "shape-inference"
 TITLE = "Strict shape inference fails"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-parser-assertion"
 
 _NODE = re.compile(r"node name:\s*([^)]+?)\)")
@@ -44,4 +44,4 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     match = _NODE.search(error)
     nodes = [match.group(1).strip()] if match else []
-    yield finding(RULE, "error", f"shape inference: {error[:400]}", nodes, KB)
+    yield finding(RULE, LEVEL, f"shape inference: {error[:400]}", nodes, KB)

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from troubleshooter.lint import optable
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding, short, trt_label
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 RULE = "unsupported-op"
 TITLE = "ONNX op with no TensorRT importer"
-LEVEL = "error"
+LEVEL: LintLevel = "error"
 KB = "onnx-unsupported-op"
 
 _ORT_QUANT = {"DynamicQuantizeLinear", "MatMulInteger", "ConvInteger", "QLinearConv", "QLinearMatMul"}
@@ -52,7 +52,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if (domain, op_type) in local:
             continue
         if domain == "ai.onnx.ml":
-            yield finding(RULE, "error", f"{op_type} (ai.onnx.ml) has no TensorRT importer ({where})", names, KB,
+            yield finding(RULE, LEVEL, f"{op_type} (ai.onnx.ml) has no TensorRT importer ({where})", names, KB,
                           op_type=op_type)
             continue
         if not defs.has(op_type):
@@ -65,7 +65,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         status = optable.support(op_type, ctx.trt)
         hint = " Quantize with Q/DQ instead (QuantFormat.QDQ / ModelOpt)." if op_type in _ORT_QUANT else ""
         if status == "no":
-            yield finding(RULE, "error", f"{op_type} has no importer in {label} ({where}).{hint}", names, KB,
+            yield finding(RULE, LEVEL, f"{op_type} has no importer in {label} ({where}).{hint}", names, KB,
                           op_type=op_type)
         elif status == "unknown":
             yield finding(

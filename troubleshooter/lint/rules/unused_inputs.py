@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from troubleshooter.lint.model import iter_graphs
-from troubleshooter.lint.report import Finding
+from troubleshooter.lint.report import Finding, LintLevel
 from troubleshooter.lint.rules._base import finding
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 RULE = "unused-inputs"
 TITLE = "Graph inputs that no node reads"
-LEVEL = "info"
+LEVEL: LintLevel = "info"
 KB = None
 
 
@@ -38,7 +38,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if value.name not in used:
             yield finding(
                 RULE,
-                "info",
+                LEVEL,
                 f"graph input {value.name!r} is read by no node; TensorRT drops it from the engine",
                 [value.name],
                 KB,

@@ -8,12 +8,13 @@ from textual.content import Content
 from textual.widgets import Label, Select, Static
 
 from troubleshooter.api import KNOWN_RELEASES
-from troubleshooter.models import PLATFORMS, Diagnosis, Report
+from troubleshooter.models import PLATFORMS, Diagnosis, Platform, Report
 from troubleshooter.render.words import STATUS_WORDS, open_asks, version_range
 from troubleshooter.tui.messages import PlatformChosen, VersionChosen
 from troubleshooter.tui.widgets.text import Bullet, Heading, advice_text
 
-PLATFORM_LABELS = {"linux": "Linux (x86 / server)", "jetson": "Jetson (JetPack)", "windows": "Windows", "wsl": "WSL"}
+PLATFORM_LABELS: dict[Platform, str] = {"linux": "Linux (x86 / server)", "jetson": "Jetson (JetPack)", "windows": "Windows",
+                                         "wsl": "WSL"}
 """How the platform question names each platform (a platform without a label shows its name)."""
 PLATFORM_CHOICES = [(platform, PLATFORM_LABELS.get(platform, platform)) for platform in PLATFORMS]
 """(value, label) for every platform of `models.PLATFORMS`, the one list."""
