@@ -20,6 +20,8 @@ Platform = Literal["linux", "windows", "wsl", "jetson"]
 """The platforms a report, a KB fix or step can be about: the one definition (the KB schema uses it too)."""
 PLATFORMS: tuple[Platform, ...] = get_args(Platform)
 """The same, as a tuple (`--platform`'s choices, the TUI's list)."""
+PLATFORM_NAMES: dict[Platform, str] = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
+"""How a platform is named in a sentence (a step for Windows, a KB entry for Jetson)."""
 
 Origin = Literal["trtexec", "python", "trt7", "onnxruntime", "torch-tensorrt", "tensorflow", "glog", "glib", "docker",
                  "python-logging", "pytest", "traceback"]

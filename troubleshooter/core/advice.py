@@ -14,7 +14,7 @@ from typing import Any
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.schema import Entry
-from troubleshooter.models import Command, Environment, Fix, FixStep, Platform
+from troubleshooter.models import PLATFORM_NAMES, Command, Environment, Fix, FixStep, Platform
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
@@ -153,10 +153,6 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             out.append((0 if specific(fx) else 1, len(out), fix))
     # A fix written for what this log shows (a signature it matched, its stack) comes before the general ones.
     return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]
-
-
-PLATFORM_NAMES: dict[Platform, str] = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
-"""How a platform is named in a sentence (a step for Windows, a KB entry for Jetson)."""
 
 
 def releases_label(spec: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from troubleshooter.core.advice import PLATFORM_NAMES
+from troubleshooter.models import PLATFORM_NAMES
 from troubleshooter.render import words
 from troubleshooter.render.text import Line, layout
 
