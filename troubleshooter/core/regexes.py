@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
@@ -42,6 +42,60 @@ ADVERSARIAL_LENGTH = 4000
 _V0, _IGNORECASE = int(regex.V0), int(regex.IGNORECASE)
 """As plain integers: the `regex` module's parser tests its flags thousands of times per pattern, and on
 an enum flag each test is a Python call (a third of compiling the signatures a small log reaches)."""
+
+
+class Reading(NamedTuple):
+    """What a run needs from a signature's regex besides compiling it."""
+
+    tolerant: str
+    """The regex as it runs (`tolerant`)."""
+    groups: tuple[str, ...]
+    """Its named groups, the captures it gives."""
+
+
+_READINGS: dict[str, Reading] = {}
+"""Readings by regex, filled as regexes are read, or all at once from the KB cache (`remember`)."""
+
+
+def reading(pattern: str) -> Reading:
+    """The pattern's `Reading` (read once per process, unless the KB cache brought it)."""
+    known = _READINGS.get(pattern)
+    if known is None:
+        if len(_READINGS) >= 8192:
+            _READINGS.clear()
+        known = _READINGS[pattern] = Reading(_tolerant(pattern), _group_names(pattern))
+    return known
+
+
+def remember(readings: dict[str, Reading]) -> None:
+    """Take readings worked out by another process (the KB cache keeps them with the KB)."""
+    _READINGS.update(readings)
+
+
+def group_names(pattern: str) -> tuple[str, ...]:
+    """The named groups of the pattern, in order (memoized: `reading`)."""
+    return reading(pattern).groups
+
+
+def _group_names(pattern: str) -> tuple[str, ...]:
+    try:
+        tree = rs.parse(pattern).root
+    except (rs.RegexSyntaxError, RecursionError):
+        try:
+            return tuple(regex.compile(pattern, _V0).groupindex)  # what the reader cannot read, the engine names
+        except regex.error:
+            return ()
+    names: list[str] = []
+
+    def walk(node: rs.Node, depth: int) -> None:
+        if isinstance(node, rs.Group) and node.name is not None and node.name not in names:
+            names.append(node.name)
+        if depth < 200:
+            for child in rs.children(node):
+                walk(child, depth + 1)
+
+    walk(tree, 0)
+    return tuple(names)
 
 
 def compile_pattern(pattern: str, ignore_case: bool = False, *, tolerate: bool = True) -> Any:
@@ -89,8 +143,12 @@ def _spaceless(tok: rs.Token) -> bool:
     return tok.text in ("\\d", "\\w", "\\S")
 
 
-@functools.lru_cache(maxsize=4096)
 def tolerant(pattern: str) -> str:
+    """The pattern with optional whitespace where pastes lose or gain it (memoized: `reading`)."""
+    return reading(pattern).tolerant
+
+
+def _tolerant(pattern: str) -> str:
     """The pattern with optional whitespace where pastes lose or gain it.
 
     A literal space next to punctuation matches any whitespace or none; punctuation a paste may pad

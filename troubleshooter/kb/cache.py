@@ -1,8 +1,8 @@
 """The compiled KB cache: validated entries kept as JSON, keyed by the KB's content.
 
-Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
-more than the rest of a small run. The cache holds the validated entries (as JSON: no pickle, no
-code) and the derived literals. Its key is a SHA-256 of every KB file's name and bytes, of the
+Parsing and validating ~50 YAML files and reading every signature's regex costs more than the rest
+of a small run. The cache holds the validated entries (as JSON: no pickle, no code) and what the
+matcher and the ranking read from the regexes. Its key is a SHA-256 of every KB file's name and bytes, of the
 code that reads them (schema, loader, literal derivation) and of the package version, so editing
 any entry, adding or removing one, or upgrading trt-why selects another cache file. Reading the
 KB's bytes to hash them costs about a millisecond; parsing them costs a hundred.
@@ -24,14 +24,17 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import UnionType
-from typing import Any, NamedTuple, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, Union, get_args, get_origin
 
 from troubleshooter.kb.loader import KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
 from troubleshooter.records import Record
 
+if TYPE_CHECKING:
+    from troubleshooter.core.regexes import Reading
+
 M = TypeVar("M", bound=Record)
 
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 KEEP_FILES = 8
 """Cache files kept (the most recent); older ones are removed when a new one is written."""
 
@@ -82,13 +85,15 @@ def cache_key(folders: Sequence[Path]) -> str:
 
 
 class Derived(NamedTuple):
-    """What the matcher derives from each signature's regex ("entry::signature" -> strings), kept in
-    the cache so that a run does not parse every regex again."""
+    """What the engine derives from each signature ("entry::signature" -> strings, regex -> reading),
+    kept in the cache so that a run does not read every regex again."""
 
     literals: dict[str, list[str]]
     """Prefilter literals: a line holding none is not looked at for this signature."""
     required: dict[str, list[str]]
     """Strings every match holds: a line missing one is not matched against this signature."""
+    readings: dict[str, Reading]
+    """Each regex as it runs and its named groups (handed to `regexes.remember` when read back)."""
 
 
 def load_kb_and_literals(
@@ -109,12 +114,13 @@ def load_kb_and_literals(
 
 
 def derive(kb: KnowledgeBase) -> Derived:
-    """Each signature's prefilter literals and required strings, as the matcher derives them."""
+    """Each signature's prefilter literals, required strings and reading, as the engine derives them."""
     from troubleshooter.core.matcher import required_strings
-    from troubleshooter.core.regexes import literals_for
+    from troubleshooter.core.regexes import literals_for, reading
 
     sigs = [(f"{e.id}::{s.id}", s) for e in kb.entries for s in e.match.signatures]
-    return Derived({key: literals_for(s) for key, s in sigs}, {key: list(required_strings(s)) for key, s in sigs})
+    return Derived({key: literals_for(s) for key, s in sigs}, {key: list(required_strings(s)) for key, s in sigs},
+                   {s.regex: reading(s.regex) for _key, s in sigs})
 
 
 def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
@@ -126,7 +132,11 @@ def _read(path: Path) -> tuple[KnowledgeBase, Derived] | None:
         problems = [KBProblem(p["path"], p["message"]) for p in data["problems"]]
         literals = {str(k): [str(x) for x in v] for k, v in data["literals"].items()}
         required = {str(k): [str(x) for x in v] for k, v in data["required"].items()}
-        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), Derived(literals, required)
+        from troubleshooter.core.regexes import Reading, remember
+
+        readings = {str(k): Reading(str(v[0]), tuple(str(x) for x in v[1])) for k, v in data["readings"].items()}
+        remember(readings)
+        return KnowledgeBase(entries, problems, data["digest"], data["origins"]), Derived(literals, required, readings)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -193,7 +203,7 @@ def _write(path: Path, kb: KnowledgeBase, derived: Derived) -> None:
             "entries": [e.model_dump(mode="json") for e in kb.entries],
             "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
             "digest": kb.digest, "origins": kb.origins, "literals": derived.literals,
-            "required": derived.required,
+            "required": derived.required, "readings": derived.readings,
         }, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, path)
         _prune(path.parent, keep=path)

@@ -12,15 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from troubleshooter.core.advice import PLATFORM_NAMES
+from troubleshooter.core.ranking import CERTAINTY_LABEL
 from troubleshooter.render import words
 from troubleshooter.render.text import Line, layout
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, FixSpec, Step
-
-CERTAINTY = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
-             "suggestion": "suggestion"}
-"""How a cause's certainty reads (as in a report)."""
 
 
 def _prose(text: str) -> str:
@@ -67,7 +64,7 @@ def entry_lines(entry: Entry) -> list[Line]:
     if applies(entry):
         out.append(row("applies", applies(entry)))
     for i, cause in enumerate(entry.causes, 1):
-        out.append(row("why" if i == 1 else "", f"{i}. {_prose(cause.text)} [{CERTAINTY[cause.certainty]}]"))
+        out.append(row("why" if i == 1 else "", f"{i}. {_prose(cause.text)} [{CERTAINTY_LABEL[cause.certainty]}]"))
     for i, adv in enumerate(entry.version_advice):
         status = words.STATUS_WORDS.get(adv.status, adv.status)
         out.append(row("versions" if i == 0 else "",
@@ -109,7 +106,7 @@ def entry_markdown(entry: Entry) -> str:
     if applies(entry):
         md += ["", f"Applies to: {applies(entry)}"]
     md += ["", "## Causes"]
-    md += [f"{i}. *{CERTAINTY[c.certainty]}*: {_prose(c.text)}" for i, c in enumerate(entry.causes, 1)]
+    md += [f"{i}. *{CERTAINTY_LABEL[c.certainty]}*: {_prose(c.text)}" for i, c in enumerate(entry.causes, 1)]
     if entry.version_advice:
         md += ["", "## Version advice"]
         md += [f"- TensorRT {words.version_range(a.versions)}: **{words.STATUS_WORDS.get(a.status, a.status)}**. "
