@@ -657,11 +657,15 @@ def _check_backtracking(sig: Signature, limit: float) -> str | None:
 def _from_re_flags(flags: int) -> int:
     """`re` flags as the `regex` module's (re.ASCII is regex.VERSION1's bit)."""
     out = 0
-    for re_flag, rx_flag in ((re.IGNORECASE, rs.IGNORECASE), (re.MULTILINE, rs.MULTILINE), (re.DOTALL, rs.DOTALL),
-                             (re.VERBOSE, rs.VERBOSE), (re.ASCII, rs.ASCII)):
+    for re_flag, rx_flag in _RE_FLAGS:
         if flags & re_flag:
             out |= rx_flag
     return out
+
+
+_RE_FLAGS = tuple((int(re_flag), rx_flag) for re_flag, rx_flag in (
+    (re.IGNORECASE, rs.IGNORECASE), (re.MULTILINE, rs.MULTILINE), (re.DOTALL, rs.DOTALL), (re.VERBOSE, rs.VERBOSE),
+    (re.ASCII, rs.ASCII)))
 
 
 def fold_marker(marker: str) -> str | None:
@@ -718,46 +722,52 @@ def looks_behind(pattern: str, flags: int = 0) -> bool:
         return True
 
 
-@functools.lru_cache(maxsize=4096)
 def can_start(pattern: str, ch: str, flags: int = 0) -> bool:
     """Whether a match of the pattern can start with the character `ch` (or be empty): False only when
     no match can. Whatever the walk does not look into (recursion, conditionals, back-references) can
     start with anything; look-arounds and anchors are looked through. `flags` are `re` flags. The
     prefix rules are sorted by it (`logs._combined_rules`)."""
+    firsts, other = _first_items(pattern, flags)
+    return other or any(item.accepts(ch) for item in firsts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_items(pattern: str, flags: int) -> tuple[tuple[rs.Char, ...], bool]:
+    """The single-character items a match can start with, and whether it can also start otherwise (with
+    anything, or be empty)."""
     try:
-        start, empty = _can_start(rs.parse(pattern, _from_re_flags(flags)).root, ch)
+        root = rs.parse(pattern, _from_re_flags(flags)).root
     except (rs.RegexSyntaxError, RecursionError):
-        return True
-    return start or empty
+        return (), True
+    firsts: list[rs.Char] = []
 
-
-def _can_start(node: rs.Node, ch: str, depth: int = 0) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
-    """(whether a match of `node` can start with `ch`, whether it can match nothing)."""
-    if depth > 200:
+    def walk(node: rs.Node, depth: int) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
+        """(whether the node can match nothing, whether it can start with what no item says)."""
+        if depth > 200:
+            return True, True
+        if isinstance(node, rs.Char):
+            firsts.append(node)
+            return False, False
+        if isinstance(node, rs.Seq):
+            for item in node.items:
+                empty, unknown = walk(item, depth + 1)
+                if unknown or not empty:
+                    return empty, unknown
+            return True, False
+        if isinstance(node, rs.Alt):
+            found = [walk(branch, depth + 1) for branch in node.branches]
+            return any(e for e, _u in found), any(u for _e, u in found)
+        if isinstance(node, rs.Group):
+            return (True, False) if node.kind in rs.LOOKAROUNDS else walk(node.body, depth + 1)
+        if isinstance(node, rs.Repeat):
+            empty, unknown = walk(node.body, depth + 1)
+            return empty or node.lo == 0, unknown
+        if isinstance(node, rs.Anchor):
+            return True, False
         return True, True
-    if isinstance(node, rs.Char):
-        return node.accepts(ch), False
-    if isinstance(node, rs.Seq):
-        for item in node.items:
-            start, empty = _can_start(item, ch, depth + 1)
-            if start:
-                return True, False
-            if not empty:
-                return False, False
-        return False, True
-    if isinstance(node, rs.Alt):
-        found = [_can_start(b, ch, depth + 1) for b in node.branches]
-        return any(s for s, _ in found), any(e for _, e in found)
-    if isinstance(node, rs.Group):
-        if node.kind in rs.LOOKAROUNDS:
-            return False, True
-        return _can_start(node.body, ch, depth + 1)
-    if isinstance(node, rs.Repeat):
-        start, empty = _can_start(node.body, ch, depth + 1)
-        return start, empty or node.lo == 0
-    if isinstance(node, rs.Anchor):
-        return False, True
-    return True, True
+
+    empty, unknown = walk(root, 0)
+    return tuple(dict.fromkeys(firsts)), empty or unknown
 
 
 def _show(text: str) -> str:
