@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from troubleshooter.core.logs import decode_line as decode_line
 from troubleshooter.core.logs import strip_ansi as strip_ansi
-from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher, check_entry, derive
+from troubleshooter.core.matcher import SIGNATURE_BUDGET, Matcher, check_entry, derive, remember_readings
 from troubleshooter.core.regexes import MATCH_TIMEOUT
 from troubleshooter.core.versions import KNOWN_RELEASES as KNOWN_RELEASES
 from troubleshooter.core.versions import normalise
@@ -166,6 +166,8 @@ def get_engine(extra: Sequence[PathLike] = (), *, prefer: str | None = None) -> 
             from troubleshooter.kb.cache import load_kb_cached
 
             kb, derived = load_kb_cached(extra, check=check_entry, derive=derive)
+            if derived is not None:
+                remember_readings(derived)
             engine = Engine.from_kb(kb, choice, derived)
             _engines[key] = engine
         return engine

@@ -82,10 +82,17 @@ def test_example(entry, example: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_capture_names_are_the_compiled_groups() -> None:
-    """`advice.capture_names`: the named groups of an entry's compiled signatures, written either way
-    (a look-behind has no name)."""
+    """`advice.capture_names`: the named groups of an entry's signatures, written either way (a
+    look-behind has no name), as read by `regexes.group_names`: for every built-in signature, in the
+    order of the compiled pattern's own `groupindex`."""
+    import regex
+
     from troubleshooter.core.advice import capture_names
+    from troubleshooter.core.regexes import group_names
     from troubleshooter.kb.schema import Signature
+
+    for sig in (s for e in load_kb().entries for s in e.match.signatures):
+        assert group_names(sig.regex) == tuple(regex.compile(sig.regex, regex.V0).groupindex), sig.id
 
     entry = load_kb().entries[0]
     sigs = [Signature(id="a", regex=r"(?P<node>\w+) x (?<=y)(?<layer>\w+)", literals=[" x "]),

@@ -62,11 +62,10 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
 
 
 def capture_names(entry: Entry) -> set[str]:
-    """Every named group of the entry's signatures, as their compiled patterns name them (a signature
-    the matcher ran is compiled already)."""
-    from troubleshooter.core.regexes import compile_pattern
+    """Every named group of the entry's signatures (`regexes.group_names`: read once, kept in the KB cache)."""
+    from troubleshooter.core.regexes import group_names
 
-    return {name for sig in entry.match.signatures for name in compile_pattern(sig.regex, sig.ignore_case).groupindex}
+    return {name for sig in entry.match.signatures for name in group_names(sig.regex)}
 
 
 def placeholders(text: str) -> set[str]:

@@ -39,10 +39,13 @@ from troubleshooter.core.logs import (
 )
 from troubleshooter.core.regexes import (
     MATCH_TIMEOUT,
+    Reading,
     check_backtracking,
     check_entry_regexes,
     compile_pattern,
     literals_for,
+    reading,
+    remember,
     required_runs,
     tolerant,
 )
@@ -122,10 +125,20 @@ signature by signature when not handed in); the KB cache keeps it between runs (
 
 
 def derive(entries: Iterable[Entry]) -> Derived:
-    """Every signature's prefilter literals and required strings (see `Derived`)."""
+    """Every signature's prefilter literals and required strings (see `Derived`), and each regex's reading
+    (its tolerant form, then its named groups), so that a run from the KB cache reads no regex again."""
     sigs = [(f"{e.id}::{s.id}", s) for e in entries for s in e.match.signatures]
+    readings = {s.regex: reading(s.regex) for _key, s in sigs}
     return {"literals": {key: literals_for(s) or [] for key, s in sigs},
-            "required": {key: list(required_strings(s)) for key, s in sigs}}
+            "required": {key: list(required_strings(s)) for key, s in sigs},
+            "readings": {regex: [r.tolerant, *r.groups] for regex, r in readings.items()}}
+
+
+def remember_readings(derived: Derived) -> None:
+    """Hand the readings kept with the KB back to the regex reader (`regexes.remember`)."""
+    table = derived.get("readings")
+    if table:
+        remember({regex: Reading(v[0], tuple(v[1:])) for regex, v in table.items()})
 
 
 def check_entry(entry: Entry, untrusted: bool) -> None:

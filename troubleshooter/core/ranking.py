@@ -36,8 +36,9 @@ from troubleshooter.models import (
     RangeAdvice,
 )
 
-_CERTAINTY_LABEL = {"confirmed": "confirmed", "documented": "documented", "reported": "reported, not confirmed",
-                    "suggestion": "suggestion"}
+CERTAINTY_LABEL: dict[str, str] = {"confirmed": "confirmed", "documented": "documented",
+                                   "reported": "reported, not confirmed", "suggestion": "suggestion"}
+"""How a cause's certainty reads, in a report and in `kb show`."""
 _CERTAINTY_ORDER = {"confirmed": 0, "documented": 1, "reported": 2, "suggestion": 3}
 
 
@@ -172,7 +173,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         evidence=evidence,
         captures=captures,
         capture_values=values,
-        causes=[f"{c.text} [{_CERTAINTY_LABEL[c.certainty]}]" for c in causes],
+        causes=[f"{c.text} [{CERTAINTY_LABEL[c.certainty]}]" for c in causes],
         cause_details=causes,
         version_advice=advice,
         version_status=status,

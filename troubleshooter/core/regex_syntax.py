@@ -1,10 +1,13 @@
-"""The `regex` module's pattern syntax (the one KB signatures are written in), read into a small tree.
+"""The `regex` module's pattern syntax (the one KB signatures are written in), read into a small tree:
+the one reader of regex syntax in the package.
 
-`core/regexes.py` walks this tree to derive prefilter literals and to judge whether a regex can
-backtrack catastrophically; it used to borrow CPython's private ``re._parser``, which does not know
-the `regex` module's own syntax (``\\p{L}``, ``(?<name>...)``, ...) and so saw nothing in those
-regexes. This parser reads the `regex` module's version-0 syntax (what `compile_pattern` uses), which
-is a superset of `re`'s, so `re` patterns (the log-prefix rules) read the same way.
+`core/regexes.py` walks this tree to judge whether a regex can backtrack catastrophically, to find the
+strings every match holds, a regex's named groups, the characters a prefix rule can start with, and
+rewrites a signature's text on its tokens (the whitespace tolerance). It used to borrow CPython's
+private ``re._parser``, which does not know the `regex` module's own syntax (``\\p{L}``,
+``(?<name>...)``, ...) and so saw nothing in those regexes. This parser reads the `regex` module's
+version-0 syntax (what `compile_pattern` uses), which is a superset of `re`'s, so `re` patterns (the
+log-prefix rules) read the same way.
 
 The tree (every node is a named tuple: immutable, cheap to build, and equal nodes compare equal; the
 field types keep two nodes of different kinds from ever comparing equal, see `Conditional`):

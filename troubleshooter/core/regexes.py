@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
@@ -42,6 +42,60 @@ ADVERSARIAL_LENGTH = 4000
 _V0, _IGNORECASE = int(regex.V0), int(regex.IGNORECASE)
 """As plain integers: the `regex` module's parser tests its flags thousands of times per pattern, and on
 an enum flag each test is a Python call (a third of compiling the signatures a small log reaches)."""
+
+
+class Reading(NamedTuple):
+    """What a run needs from a signature's regex besides compiling it."""
+
+    tolerant: str
+    """The regex as it runs (`tolerant`)."""
+    groups: tuple[str, ...]
+    """Its named groups, the captures it gives."""
+
+
+_READINGS: dict[str, Reading] = {}
+"""Readings by regex, filled as regexes are read, or all at once from the KB cache (`remember`)."""
+
+
+def reading(pattern: str) -> Reading:
+    """The pattern's `Reading` (read once per process, unless the KB cache brought it)."""
+    known = _READINGS.get(pattern)
+    if known is None:
+        if len(_READINGS) >= 8192:
+            _READINGS.clear()
+        known = _READINGS[pattern] = Reading(_tolerant(pattern), _group_names(pattern))
+    return known
+
+
+def remember(readings: dict[str, Reading]) -> None:
+    """Take readings worked out by another process (the KB cache keeps them with the KB)."""
+    _READINGS.update(readings)
+
+
+def group_names(pattern: str) -> tuple[str, ...]:
+    """The named groups of the pattern, in order (memoized: `reading`)."""
+    return reading(pattern).groups
+
+
+def _group_names(pattern: str) -> tuple[str, ...]:
+    try:
+        tree = rs.parse(pattern).root
+    except (rs.RegexSyntaxError, RecursionError):
+        try:
+            return tuple(regex.compile(pattern, _V0).groupindex)  # what the reader cannot read, the engine names
+        except regex.error:
+            return ()
+    names: list[str] = []
+
+    def walk(node: rs.Node, depth: int) -> None:
+        if isinstance(node, rs.Group) and node.name is not None and node.name not in names:
+            names.append(node.name)
+        if depth < 200:
+            for child in rs.children(node):
+                walk(child, depth + 1)
+
+    walk(tree, 0)
+    return tuple(names)
 
 
 def compile_pattern(pattern: str, ignore_case: bool = False, *, tolerate: bool = True) -> Any:
@@ -89,8 +143,12 @@ def _spaceless(tok: rs.Token) -> bool:
     return tok.text in ("\\d", "\\w", "\\S")
 
 
-@functools.lru_cache(maxsize=4096)
 def tolerant(pattern: str) -> str:
+    """The pattern with optional whitespace where pastes lose or gain it (memoized: `reading`)."""
+    return reading(pattern).tolerant
+
+
+def _tolerant(pattern: str) -> str:
     """The pattern with optional whitespace where pastes lose or gain it.
 
     A literal space next to punctuation matches any whitespace or none; punctuation a paste may pad
@@ -599,11 +657,15 @@ def _check_backtracking(sig: Signature, limit: float) -> str | None:
 def _from_re_flags(flags: int) -> int:
     """`re` flags as the `regex` module's (re.ASCII is regex.VERSION1's bit)."""
     out = 0
-    for re_flag, rx_flag in ((re.IGNORECASE, rs.IGNORECASE), (re.MULTILINE, rs.MULTILINE), (re.DOTALL, rs.DOTALL),
-                             (re.VERBOSE, rs.VERBOSE), (re.ASCII, rs.ASCII)):
+    for re_flag, rx_flag in _RE_FLAGS:
         if flags & re_flag:
             out |= rx_flag
     return out
+
+
+_RE_FLAGS = tuple((int(re_flag), rx_flag) for re_flag, rx_flag in (
+    (re.IGNORECASE, rs.IGNORECASE), (re.MULTILINE, rs.MULTILINE), (re.DOTALL, rs.DOTALL), (re.VERBOSE, rs.VERBOSE),
+    (re.ASCII, rs.ASCII)))
 
 
 def fold_marker(marker: str) -> str | None:
@@ -660,46 +722,52 @@ def looks_behind(pattern: str, flags: int = 0) -> bool:
         return True
 
 
-@functools.lru_cache(maxsize=4096)
 def can_start(pattern: str, ch: str, flags: int = 0) -> bool:
     """Whether a match of the pattern can start with the character `ch` (or be empty): False only when
     no match can. Whatever the walk does not look into (recursion, conditionals, back-references) can
     start with anything; look-arounds and anchors are looked through. `flags` are `re` flags. The
     prefix rules are sorted by it (`logs._combined_rules`)."""
+    firsts, other = _first_items(pattern, flags)
+    return other or any(item.accepts(ch) for item in firsts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_items(pattern: str, flags: int) -> tuple[tuple[rs.Char, ...], bool]:
+    """The single-character items a match can start with, and whether it can also start otherwise (with
+    anything, or be empty)."""
     try:
-        start, empty = _can_start(rs.parse(pattern, _from_re_flags(flags)).root, ch)
+        root = rs.parse(pattern, _from_re_flags(flags)).root
     except (rs.RegexSyntaxError, RecursionError):
-        return True
-    return start or empty
+        return (), True
+    firsts: list[rs.Char] = []
 
-
-def _can_start(node: rs.Node, ch: str, depth: int = 0) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
-    """(whether a match of `node` can start with `ch`, whether it can match nothing)."""
-    if depth > 200:
+    def walk(node: rs.Node, depth: int) -> tuple[bool, bool]:  # noqa: PLR0911  # one answer per kind of node
+        """(whether the node can match nothing, whether it can start with what no item says)."""
+        if depth > 200:
+            return True, True
+        if isinstance(node, rs.Char):
+            firsts.append(node)
+            return False, False
+        if isinstance(node, rs.Seq):
+            for item in node.items:
+                empty, unknown = walk(item, depth + 1)
+                if unknown or not empty:
+                    return empty, unknown
+            return True, False
+        if isinstance(node, rs.Alt):
+            found = [walk(branch, depth + 1) for branch in node.branches]
+            return any(e for e, _u in found), any(u for _e, u in found)
+        if isinstance(node, rs.Group):
+            return (True, False) if node.kind in rs.LOOKAROUNDS else walk(node.body, depth + 1)
+        if isinstance(node, rs.Repeat):
+            empty, unknown = walk(node.body, depth + 1)
+            return empty or node.lo == 0, unknown
+        if isinstance(node, rs.Anchor):
+            return True, False
         return True, True
-    if isinstance(node, rs.Char):
-        return node.accepts(ch), False
-    if isinstance(node, rs.Seq):
-        for item in node.items:
-            start, empty = _can_start(item, ch, depth + 1)
-            if start:
-                return True, False
-            if not empty:
-                return False, False
-        return False, True
-    if isinstance(node, rs.Alt):
-        found = [_can_start(b, ch, depth + 1) for b in node.branches]
-        return any(s for s, _ in found), any(e for _, e in found)
-    if isinstance(node, rs.Group):
-        if node.kind in rs.LOOKAROUNDS:
-            return False, True
-        return _can_start(node.body, ch, depth + 1)
-    if isinstance(node, rs.Repeat):
-        start, empty = _can_start(node.body, ch, depth + 1)
-        return start, empty or node.lo == 0
-    if isinstance(node, rs.Anchor):
-        return False, True
-    return True, True
+
+    empty, unknown = walk(root, 0)
+    return tuple(dict.fromkeys(firsts)), empty or unknown
 
 
 def _show(text: str) -> str:
