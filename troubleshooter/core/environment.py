@@ -76,15 +76,14 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
     _p("tensorrt_version", ("tensorrt_bindings", "tensorrt-cu", "tensorrt_libs", "tensorrt-bindings", "tensorrt_cu"),
        r"tensorrt[_-](?:cu\d+[_-])?(?:bindings|libs)[-=_](?P<v>\d+\.\d+(?:\.\d+){0,2})", _short, 2),
-    # `pip list` / `pip show` output: "tensorrt        10.3.0", "Name: tensorrt" + "Version: 10.3.0" is not joined
+    # `pip list` ("tensorrt        10.3.0") and `conda list` ("tensorrt   8.6.1.6   py310h...   conda-forge", a build
+    # and a channel after it); "Name: tensorrt" + "Version: 10.3.0" (`pip show`) is not joined
     _p("tensorrt_version", ("tensorrt ", "tensorrt-cu"),
-       r"^tensorrt(?:-cu\d+)?\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s*$", _short, 2),
+       r"^tensorrt(?:-cu\d+)?\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)(?:\s+\S+){0,2}\s*$", _short, 2),
     # jetson_release / jtop: " TensorRT: 5.0.6.3"; dpkg -l: "ii  libnvinfer8  8.2.1-1+cuda10.2  arm64 ..."
     _p("tensorrt_version", ("TensorRT:",), r"^\W{0,4}TensorRT:\s*v?" + _V + r"\b", _short, 2),
     _p("tensorrt_version", ("ii ",), r"^ii\s+(?:tensorrt|libnvinfer\d*|python3-libnvinfer|nvinfer-runtime-trt-repo\S*)(?::\w+)?"
        r"\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)", _short, 2),
-    # conda list: "tensorrt   8.6.1.6   py310h...   conda-forge"
-    _p("tensorrt_version", ("tensorrt ",), r"^tensorrt\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s+\S+(?:\s+\S+)?\s*$", _short, 1),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b", _short, 1),

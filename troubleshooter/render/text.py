@@ -98,11 +98,12 @@ def _fix_lines(d: Diagnosis, max_steps: int = 3, full: bool = False) -> list[Lin
         labels: set[str] = set()
         for step in fix.detail:
             m = _FOR_WHOM.match(step.text)
+            label = m.group(0) if m else None
             # Steps labelled for other releases or platforms, one after another, are one step in several forms
             # (the log does not say which applies): one number, each form after "or". The same label again is
             # another step for the same users.
-            alternative = bool(m) and bool(labels) and m is not None and m.group(0) not in labels and shown_here > 0
-            labels = (labels | {m.group(0)}) if m and alternative else ({m.group(0)} if m else set())
+            alternative = label is not None and shown_here > 0 and bool(labels) and label not in labels
+            labels = set() if label is None else (labels | {label}) if alternative else {label}
             if not full and not alternative and n >= max_steps:
                 break
             if alternative:
