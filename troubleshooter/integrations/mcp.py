@@ -277,13 +277,27 @@ def _compact_text(method: Callable[..., BaseModel]) -> Callable[..., CallToolRes
     return tool
 
 
+def _build_deferred_models() -> None:
+    """Build every troubleshooter model declared so far (they are ``defer_build``), nested ones included."""
+    seen: set[type[BaseModel]] = set()
+    todo: list[type[BaseModel]] = list(BaseModel.__subclasses__())
+    while todo:
+        model = todo.pop()
+        if model in seen:
+            continue
+        seen.add(model)
+        todo.extend(model.__subclasses__())
+        if model.__module__.startswith("troubleshooter.") and not model.__name__.startswith("_"):
+            model.model_rebuild()
+
+
 def build_server(allow_dirs: Sequence[str | os.PathLike[str]] = (), *,
                  max_log_bytes: int = MAX_LOG_BYTES) -> MCPServer:
     """The MCP server with its four tools. ``allow_dirs``: folders lint_onnx_model may read."""
     tools = _Tools(allow_dirs, max_log_bytes)
-    # explain_issue hands the SDK an Entry, which it serializes with pydantic_core: build the deferred model
-    # now (pydantic 2.13 refuses one still deferred there).
-    Entry.model_rebuild()
+    # The SDK serializes a tool's result (a Report, an Entry...) with pydantic_core, which pydantic 2.13 refuses
+    # for a model still deferred: build them all now.
+    _build_deferred_models()
     limit_mb = f"{max_log_bytes / 1e6:g} MB"
     server: MCPServer = MCPServer("trt-why", title="trt-why: TensorRT build-failure diagnosis",
                                   instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
