@@ -167,7 +167,10 @@ _FRONT_ENDS = [
     # first: a Triton log holds TensorRT's lines, a DeepStream log nvinfer's and TensorRT's). Each pattern
     # names the stack itself, not a word it shares with others ("triton" alone is also OpenAI's compiler).
     (re.compile(r"tritonserver|[Tt]riton [Ii]nference [Ss]erver|TRITONBACKEND|libtriton_|triton_python_backend"
-                r"|model_repository_manager|tritonclient|\bTRTIS\b|[Tt]riton(?:Server| server)\b"), "triton"),
+                r"|model_repository_manager|tritonclient|\bTRTIS\b|[Tt]riton(?:Server| server)\b"
+                # Triton's own sources behind its glog prefix (glog alone is also Apollo's, Caffe's, Paddle's)
+                r"|\s(?:model_lifecycle|backend_model(?:_instance)?|model_config_utils|pinned_memory_manager"
+                r"|cuda_memory_manager|backend_manager|infer_request|(?:http|grpc)_server|logging)\.cc:\d+\]"), "triton"),
     (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"), "deepstream"),
     (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
     (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch"), "torch-tensorrt"),
@@ -190,7 +193,10 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       "nvinferserver", "gie", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",
                       "export.py", "TensorRT: ", "ComfyUI", "comfy", "mmdeploy", "jetson", "detectNet", "imageNet",
-                      "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt")
+                      "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt",
+                      # Triton's sources behind its glog prefix
+                      "model_lifecycle.cc", "backend_model", "model_config_utils.cc", "memory_manager.cc",
+                      "backend_manager.cc", "infer_request.cc", "_server.cc", "logging.cc")
 STACKS = tuple(name for _rx, name in _FRONT_ENDS)
 """The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
@@ -272,8 +278,8 @@ class EnvCollector:
             self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
 
     def note_origin(self, origin: Origin | None) -> None:
-        if origin in ("onnxruntime", "torch-tensorrt", "glog") and self.origin_front_end is None:
-            self.origin_front_end = "triton" if origin == "glog" else origin
+        if origin in ("onnxruntime", "torch-tensorrt") and self.origin_front_end is None:
+            self.origin_front_end = origin
 
     def _platform(self, no: int, raw: str) -> None:
         for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("linux", _LINUX), ("arm", _ARM),

@@ -81,8 +81,9 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # gstnvinfer.cpp:635:gst_nvinfer_logger:<primary_gie> " (the clock, pid and thread may be cut off)
     (r"(?:\d+:\d\d:\d\d\.\d+\s+\d+\s+0x[0-9a-f]+\s+)?(?P<lvl>ERROR|WARN|INFO|DEBUG) +\w+ "
      r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*", None, False),
-    # a time of day alone: "12:01:02 ", "[12:01:02.345] " (apps that print no date before "[E]")
-    (r"\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+(?=\S)", None, False),
+    # a time of day alone: "12:01:02 ", "[12:01:02.345] ", bazel's "(03:04:19) ", or after a short date:
+    # mmengine's "12/14 17:15:38 " (apps that print no full date before "[E]" or "- ERROR -")
+    (r"(?:\d{1,2}/\d{1,2} )?[\[(]?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[\])]?\s+(?=\S)", None, False),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
     (r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*", None, False),
     # protobuf: "[libprotobuf ERROR google/protobuf/text_format.cc:298] "
@@ -128,6 +129,9 @@ _LEVEL_FIELD = re.compile(
     r"|(?:^|\s)(?P<glog>[EFWI])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]"
     # a server's JSON error object as the whole line: {"error": "..."}
     r"|^\{\s*\"(?P<json>error|err|exception)\"\s*:"
+    # a bracketed time, then the level, anywhere (a Rust service's log line inside another wrapper's JSON message):
+    # "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo ...]"
+    r"|\[(?:\d{2,4}[-/])?\d{1,2}[-/]\d{1,2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+(?P<brk>ERROR|FATAL|CRITICAL|WARN|WARNING)\b"
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
@@ -137,7 +141,7 @@ _PAYLOAD_ERROR = re.compile(
     # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
     r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
     r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^Windows fatal exception:"
-    r"|^\*\*\* (?:SIGSEGV|SIGABRT)|"
+    r"|^\*\*\* (?:SIGSEGV|SIGABRT)|^\*\*\* Check failure stack trace: \*\*\*|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
@@ -172,7 +176,10 @@ _UNTAGGED_FAILURE = re.compile(
     # CMake's NOTFOUND values for a library or a compiler it needs
     r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
     r"|\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a -?[1-9]\d* \(0x[0-9a-fA-F]+\)"
-    r"|\b\w+_(?:LIB(?:RARY)?|LIB_PATH|COMPILER)-NOTFOUND\b"
+    r"|\b\w+_(?:LIB(?:RARY)?|LIB_PATH|COMPILER)-NOTFOUND\b|\b\w*(?:TENSORRT|TensorRT|NVINFER|CUDNN|_LIB)\w*-NOTFOUND\b"
+    # CMake's find_package failure inside its "CMake Error at" block (a "-- Could NOT find" status line is an
+    # optional package), bazel's and ninja's failed step, catkin's failed package
+    r"|^Could NOT find \w+ \(missing: |^FAILED: |^Errors\s+<< "
     r"|\bexport failure\b|^(?:error|fatal error):|^\S+: (?:fatal )?error: |\*\*\* \[[^\]]*\] (?:Error|\u9519\u8bef) \d+"
     # a compiler's error in the user's language: "file.cu:32:2: 错误：#error ...", "致命错误：", "Fehler:", "erreur :"
     r"|^\S+:\d+(?::\d+)?: (?:\w{1,20} )?(?:\u81f4\u547d)?"
@@ -180,8 +187,10 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c|^Error: |^Error occurred when executing "
     r"|^Unsupported ONNX data type\b|^Falling back to \[.*\] and retrying|\bDifference exceeds tolerance\b"
     r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
-    r"|^CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
+    r"|(?:^|\s)CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
     r"|\b(?:fatal )?error (?:C|LNK|MSB|CS)\d{4}\b"  # MSVC, its linker, MSBuild, C#
+    # Visual Studio's error list in the user's language: "错误  LNK2001  无法解析的外部符号 ..."
+    r"|(?:^|\s)(?:\u9519\u8bef|\u30a8\u30e9\u30fc|\uc624\ub958|Fehler|Erreur|Error)\s+(?:C|LNK|MSB|CS)\d{4}\s"
     r"|^(?:g?make|ninja)(?:\[\d+\])?: \*\*\* "  # make's own errors ("No rule to make target", "Error 2")
     # a program refusing its arguments (then printing its usage)
     r"|\b(?:[Aa]rguments? (?:not right|invalid|error)|[Ii]nvalid (?:arguments?|options?|usage)|[Ww]rong (?:number of )?arguments?"
@@ -194,7 +203,7 @@ _UNTAGGED_FAILURE = re.compile(
     r"|[Ee]xport(?:ing)?|[Cc]ompil(?:e|ing|ation)|[Ii]nference)\b[^!?]{0,60}?\b(?:failed|error)(?:[!:]|\s*$)"
     r"|^Error in [A-Za-z]|^[\u00d7\u2717\u2718\u274c] "
     # docker: a build step or a pull that failed
-    r"|\bnon-zero (?:exit )?(?:code|status)\b|^(?:unauthorized|denied|pull access denied)\b|\bmanifest unknown\b"
+    r"|\bnon-zero (?:exit )?(?:code|status)\b|^(?:ADD|COPY|RUN|FROM) failed: |^(?:unauthorized|denied|pull access denied)\b|\bmanifest unknown\b"
     # argparse-style usage errors ("polygraphy inspect model: error: argument --model-type: invalid choice")
     r"|^[\w .-]{1,60}: error: |\b[Ii]nvalid (?:\w+ )?(?:argument|option|choice)s?\b"
     # a traceback flattened into one line behind other text
@@ -203,6 +212,12 @@ _UNTAGGED_FAILURE = re.compile(
     # a tool refusing its input ("pipe:: Invalid data found when processing input")
     r"|^Exit (?:code|status):\s+(?!0\b)-?\d+|^(?:C|LNK|MSB)\d{4}\t|: Invalid (?:data|input)\b"
     # a client told the request failed
+    r"|\"(?:statusCode|status_code)\"\s*:\s*5\d\d\b"  # a server's JSON request log: the request ended in a 5xx
+    # apt refusing the install; conda refusing a spec or an environment
+    r"|^The following packages have unmet dependencies\b|^Package \S+ is not available, but is referred to by another package"
+    r"|^(?:Invalid[A-Z]\w+|ResolvePackageNotFound|Unsatisfiable\w*): "
+    # NVIDIA's CUDA samples (deviceQuery, bandwidthTest): "Result = FAIL"
+    r"|^Result = FAIL\b"
     r"|\bRPC failed\b|\brequests? failed\b|\b(?:[Rr]eceived|[Ee]ncountered) an? ?error\b|^Error(?: \w+)?[.!]"
     # a shell, tar or a script naming what it could not find or open
     r"|: (?:No such file or directory|Permission denied|command not found|not found)\s*$"
@@ -219,7 +234,7 @@ _UNTAGGED_FAILURE = re.compile(
     # a native call that failed with its code: "libcuda.so:cuInit failed : 999", "cudaMalloc failed",
     # "cudaGetDeviceCount returned 35", CUDA's and cuBLAS/cuDNN's error names
     r"|\b(?:cu|cuda|cublas|cudnn|nvrtc|nvml|nccl|nvjpeg)[A-Z]\w*(?:\(\))?\s*(?:failed|returned (?!0\b)-?\d+)"
-    r"|\bCUDA (?:error|failure|Error)\b|\bCUDA_ERROR_[A-Z_]+|\bcudaError(?!None\b)[A-Z]\w+"
+    r"|\b(?:CUDA|Cuda) (?:error|failure|Error)\b|\bCUDA_ERROR_[A-Z_]+|\bcudaError(?!None\b)[A-Z]\w+"
     r"|\bCU(?:BLAS|DNN|FFT|SPARSE|SOLVER)_STATUS_(?!SUCCESS\b)[A-Z_]+"
     # a process that ended with a non-zero code (Windows NTSTATUS codes are large negative numbers)
     r"|\b(?:exit|exited|returned|terminated|finished) (?:with )?(?:exit )?(?:code|status)[ :=]+(?:-?[1-9]\d*|0x[0-9A-Fa-f]+)\b"
@@ -251,6 +266,9 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  ": E ", ": F ",  # TensorFlow's E and F lines
                  "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
                  "Error response from daemon",
+                 "Check failure stack trace", "Could NOT find", "Errors ", "Cuda error", "Cuda failure", "statusCode",
+                 "status_code", "unmet dependencies", "is not available, but", "Invalid", "ResolvePackageNotFound",
+                 "Unsatisfiable", "Result = FAIL", "\uc624\ub958",
                  # level fields elsewhere in the line, JSON error objects (`_LEVEL_FIELD`)
                  "|error", "|fatal", "=error", "=fatal", "\"error\"", "\"fatal\"", "{\"err", "[fatal]",
                  # native calls, CUDA's error names, exit codes, glibc's heap checks, NTSTATUS names
