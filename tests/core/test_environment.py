@@ -122,6 +122,16 @@ def test_platform_override() -> None:
     # written: dpkg -l on JetPack, conda list
     ("ii  libnvinfer8    8.2.1-1+cuda10.2    arm64    TensorRT runtime libraries", "8.2.1"),
     ("tensorrt                  8.6.1.6          py310_0    conda-forge", "8.6.1"),
+    # real: first-sight batch 6 (each unread at first sight): a tarball, NVIDIA's local repository packages, apt's
+    # pins and dependencies, pip's requirement in a failed command
+    ("Step 10/18 : ADD TensorRT-2.1.2.x86_64.cuda-8.0-16-04.tar.bz2 /opt/", "2.1.2"),
+    ("dpkg: error: cannot access archive 'nv-tensorrt-repo-ubuntu1804-cuda10.1-trt6.0.1.5-ga-20190913_1-1_amd64.deb': "
+     "No such file or directory", "6.0.1"),
+    ("E: Unable to locate package nv-tensorrt-local-repo-cross-aarch64-l4t-10.0.1-cuda-12.4_1.0-1_all.deb", "10.0.1"),
+    (" tensorrt : Depends: libnvinfer6 (= 6.0.1-1+cuda10.1) but it is not going to be installed", "6.0.1"),
+    ("apt-get install -y tensorrt=10.13.3.9-1+cuda12.9 'python3-libnvinfer*=10.13.3.9-1+cuda12.9'", "10.13.3"),
+    ("subprocess.CalledProcessError: Command '['pip.exe', 'install', 'tensorrt_libs==9.0.1.post11.dev4']' returned "
+     "non-zero exit status 1.", "9.0.1"),
 ])
 def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
     assert diagnose(line).environment.tensorrt_version == version
@@ -135,9 +145,20 @@ def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: 
     (["[TensorRT-LLM] TensorRT-LLM version: 0.16.0", "[TensorRT-LLM][ERROR] Assertion failed: x"], "tensorrt-llm"),
     (["torch._inductor.exc.LoweringException: triton kernel failed", "RuntimeError: x"], None),
     (["&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx"], "trtexec"),
+    # glog alone is not Triton (Apollo, Caffe and Paddle print it too); Triton's own sources behind it are
+    (["F0914 08:40:48.724537 14532 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory"], None),
+    (["E0420 06:14:22.457146 115 model_lifecycle.cc:638] failed to load 'tensorrt_llm' version 1"], "triton"),
 ])
+
 def test_the_stack_is_read_from_the_lines_that_name_it(lines: list[str], stack: str | None) -> None:
     assert diagnose("\n".join(lines)).environment.front_end == stack
+
+
+def test_torch_tensorrt_s_version_is_not_tensorrt_s() -> None:
+    # real: first-sight batch 4 and 6 (REAL-Video-Enhancer's engine names)
+    line = ("Building TensorRT engine 1xDeH264.safetensors_fp16_NVIDIA GeForce RTX 3050_torch_tensorrt-2.8.0+cu129_opt-5"
+            "_854x480.engine_2.3.6.engine. This may take a while...")
+    assert diagnose(line).environment.tensorrt_version is None
 
 
 def test_the_stacks_own_version_is_read() -> None:

@@ -102,6 +102,35 @@ ERRORS = [
     ("real cmake", "-- Library that was found nvinfer_LIB_PATH-NOTFOUND"),
     ("real cmake compiler", "Compiler: CMAKE_CUDA_COMPILER-NOTFOUND "),
     ("written gcc de_DE", "x.cpp:3:10: schwerwiegender Fehler: NvInfer.h: Datei oder Verzeichnis nicht gefunden"),
+    # first-sight batch 6 (each was silent at first sight)
+    ("real bazel, ApolloAuto/apollo#14257", "(03:04:19) ERROR: /apollo/modules/perception/lidar/lib/detector/"
+     "point_pillars_detection/BUILD:119:13: error while parsing .d file: /apollo/x.pic.d (No such file or directory)"),
+    ("real bazel, ApolloAuto/apollo#14257", "(03:04:19) FAILED: Build did NOT complete successfully"),
+    ("real glog fatal check, ApolloAuto/apollo#15132", "*** Check failure stack trace: ***"),
+    ("real Visual Studio error list zh_CN, FairMOT_TensorRT#4", "      \u9519\u8bef        LNK2001        \u65e0\u6cd5"
+     "\u89e3\u6790\u7684\u5916\u90e8\u7b26\u53f7 \"class onnx2trt_onnx::TensorShapeProtoDefaultTypeInternal"),
+    ("real docker build, NVIDIA/gpu-rest-engine#31", "ADD failed: stat /var/lib/docker/tmp/docker-builder161170432/"
+     "TensorRT-2.1.2.x86_64.cuda-8.0-16-04.tar.bz2: no such file or directory"),
+    ("real Jan server log, janhq/jan#2834", '2024-04-26T09:19:08.832Z [SERVER]::{"reqId":"req-t","res":{"statusCode":500},'
+     '"req":{},"msg":"request completed","responseTime":133.75729999993928}'),
+    ("real mmengine logger, open-mmlab/mmyolo#948", "12/14 17:15:38 - mmengine - ERROR - D:\\anaconda\\envs\\mmdeploy"
+     "\\lib\\site-packages\\mmdeploy\\apis\\core\\pipeline_manager.py - pop_mp_output - 80 - "
+     "`mmdeploy.apis.pytorch2onnx.torch2onnx` with Call id: 0 failed. exit."),
+    ("real NIM container, NVIDIA/nim-deploy#92", '{"level": "None", "time": "None", "message": "[09-25 19:03:45.989 ERROR  '
+     'nim_sdk::hub::repo rust/nim-sdk/src/hub/repo.rs:119] error sending request for url (https://api.ngc.nvidia.com/v2/x)"}'),
+    ("real catkin, PRBonn/rangenet_lib#13", "Errors     << rangenet_lib:cmake /home/pam/catkin_ws/logs/rangenet_lib/"
+     "build.cmake.000.log"),
+    ("real TensorRT sample_ssd, NVIDIA/TensorRT#1007", "Cuda error in file src/implicit_gemm.cu at line 648: invalid device function"),
+    ("real apt, NVIDIA/TensorRT#4593", "Package libnvinfer-doc is not available, but is referred to by another package."),
+    ("real apt, NVIDIA/TensorRT#834", "The following packages have unmet dependencies."),
+    ("real conda, NVIDIA/TensorRT#4727", "InvalidMatchSpec: Invalid spec 'cuda-python ==12.2.0;python_version<=\"3.10\"': "
+     "Invalid version '12.2.0;python_version<=\"3.10\"': invalid character(s)"),
+    ("real docker BuildKit without its step number, NVIDIA/TensorRT-LLM#2360",
+     "125.3 CMake Error at tensorrt_llm/CMakeLists.txt:299 (configure_file):"),
+    ("real cmake find_package, cyrusbehr/YOLOv8-TensorRT-CPP#16",
+     '  Could NOT find TensorRT (missing: TensorRT_LIBRARY) (found version "..")'),
+    ("real cmake, NVIDIA/TensorRT#1522", "Find TensorRT libs at TENSORRT_LIBRARY_INFER-NOTFOUND;TENSORRT_LIBRARY_INFER_PLUGIN-NOTFOUND"),
+    ("real CUDA samples deviceQuery, dusty-nv/jetson-inference#1731", "Result = FAIL"),
 ]
 
 NOT_ERRORS = [
@@ -119,6 +148,13 @@ NOT_ERRORS = [
     "Found 2 GPUs available for inference",
     "\u7a0b\u5e8f\u201c[15824] Test_Algorithm.exe: \u7a0b\u5e8f\u8ddf\u8e2a\u201d\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a 0 (0x0)\u3002",
     "==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)",
+    # batch 6's shapes on healthy lines
+    "(03:04:19) INFO: Elapsed time: 1.547s, Critical Path: 0.50s",
+    "12/14 17:15:38 - mmengine - INFO - Export PyTorch model to ONNX: work_dir/end2end.onnx.",
+    "-- Could NOT find TensorRT (missing: TensorRT_LIBRARY)",
+    '{"reqId":"req-t","res":{"statusCode":200},"msg":"request completed"}',
+    "Result = PASS",
+    "Finished  <<< catkin                      [ 4.6 seconds ]",
 ]
 
 

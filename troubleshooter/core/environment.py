@@ -66,8 +66,17 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "TensorRT version", "tensorrt=="),
        r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V, _short, 2),
     # pip's own lines: "Requirement already satisfied: tensorrt-cu12==10.4.0", "Collecting tensorrt_cu12_libs==10.4.0"
-    _p("tensorrt_version", ("tensorrt-cu", "tensorrt_cu", "tensorrt=="),
+    _p("tensorrt_version", ("tensorrt-cu", "tensorrt_cu", "tensorrt==", "tensorrt_libs==", "tensorrt_bindings==",
+                            "tensorrt-libs==", "tensorrt-bindings=="),
        r"\btensorrt(?:[-_]cu\d+)?(?:[-_](?:bindings|libs))?==" + _V, _short, 2),
+    # apt: a pinned install ("tensorrt=10.13.3.9-1+cuda12.9") or a dependency ("libnvinfer6 (= 6.0.1-1+cuda10.1)")
+    _p("tensorrt_version", ("+cuda",),
+       r"\b(?:tensorrt|libnvinfer\d*|libnvinfer-(?:dev|plugin\d*)|python3-libnvinfer(?:-dev)?)\s*(?:=|\(= ?)"
+       r"(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)-\d+\+cuda", _short, 1),
+    # NVIDIA's local repository packages: "nv-tensorrt-repo-ubuntu1804-cuda10.1-trt6.0.1.5-ga-20190913_1-1_amd64.deb",
+    # "nv-tensorrt-local-repo-cross-aarch64-l4t-10.0.1-cuda-12.4_1.0-1_all.deb"
+    _p("tensorrt_version", ("nv-tensorrt-",),
+       r"nv-tensorrt-(?:local-)?repo-[\w.-]*?(?:trt|-)(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)-(?:ga|cuda)\b", _short, 1),
     # an install folder or a build path: "TensorRT\v8.4.2.4\include", ".../TensorRT/helpers/rel-7.1/..."
     _p("tensorrt_version", ("TensorRT\\v", "TensorRT/v"), r"TensorRT[\\/]v" + _V, _short, 1),
     _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
@@ -86,7 +95,7 @@ FACTS: list[FactPattern] = [
        r"\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)", _short, 2),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
-       r"(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[5-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b", _short, 1),
+       r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b", _short, 1),
     # TF-TRT: "Loaded TensorRT 8.4.3 and linked TensorFlow against TensorRT 8.4.0" (the loaded one runs)
     _p("tensorrt_version", ("Loaded TensorRT ", "loaded TensorRT "), r"[Ll]oaded TensorRT (?:version )?" + _V, _short, 2),
     _p("tensorrt_version", ("Linked TensorRT version", "linked TensorFlow against TensorRT"),

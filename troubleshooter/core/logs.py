@@ -187,7 +187,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^Killed$|^(?:Exception|Error) in thread |^(?:ERROR|Error) \u274c|^Error: |^Error occurred when executing "
     r"|^Unsupported ONNX data type\b|^Falling back to \[.*\] and retrying|\bDifference exceeds tolerance\b"
     r"|^\((?:InvalidArgument|NotFound|Unavailable|Fatal|External|PreconditionNotMet|Unimplemented|ResourceExhausted)\) "
-    r"|(?:^|\s)CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): |\bfailed: Invalid argument: "
+    r"|(?:^|\s)CMake Error\b|Configuring incomplete, errors occurred|^(?:Invalid argument|Internal): "
+    r"|\bfailed: Invalid argument: "
     r"|\b(?:fatal )?error (?:C|LNK|MSB|CS)\d{4}\b"  # MSVC, its linker, MSBuild, C#
     # Visual Studio's error list in the user's language: "错误  LNK2001  无法解析的外部符号 ..."
     r"|(?:^|\s)(?:\u9519\u8bef|\u30a8\u30e9\u30fc|\uc624\ub958|Fehler|Erreur|Error)\s+(?:C|LNK|MSB|CS)\d{4}\s"
@@ -203,7 +204,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|[Ee]xport(?:ing)?|[Cc]ompil(?:e|ing|ation)|[Ii]nference)\b[^!?]{0,60}?\b(?:failed|error)(?:[!:]|\s*$)"
     r"|^Error in [A-Za-z]|^[\u00d7\u2717\u2718\u274c] "
     # docker: a build step or a pull that failed
-    r"|\bnon-zero (?:exit )?(?:code|status)\b|^(?:ADD|COPY|RUN|FROM) failed: |^(?:unauthorized|denied|pull access denied)\b|\bmanifest unknown\b"
+    r"|\bnon-zero (?:exit )?(?:code|status)\b|^(?:ADD|COPY|RUN|FROM) failed: "
+    r"|^(?:unauthorized|denied|pull access denied)\b|\bmanifest unknown\b"
     # argparse-style usage errors ("polygraphy inspect model: error: argument --model-type: invalid choice")
     r"|^[\w .-]{1,60}: error: |\b[Ii]nvalid (?:\w+ )?(?:argument|option|choice)s?\b"
     # a traceback flattened into one line behind other text
