@@ -149,9 +149,10 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     evidence += _dedupe(sorted(support_ev, key=lambda e: e.line))[:4]
     # A cause tied to a signature that matched (`when:`) is the specific one: it comes first; among those,
     # and among the general ones, the better established first (KB order breaks ties).
-    # A sentence that depends on which stack ran (`front_ends` / `not_front_ends`) is said only where the log fits it.
+    # A sentence that depends on which stack ran (`front_ends` / `not_front_ends`) or that a signature contradicts
+    # (`unless`) is said only where the log fits it.
     fitting = [c for c in entry.causes if (not c.front_ends or env.front_end in c.front_ends)
-               and env.front_end not in c.not_front_ends]
+               and env.front_end not in c.not_front_ends and not any(sid in hits.by_sig for sid in c.unless)]
     picked = sorted((c for c in fitting if c.when and any(sid in hits.by_sig for sid in c.when)),
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])

@@ -124,6 +124,8 @@ class Cause(_Strict):
         default_factory=list,
         description="Show this cause only when one of these signatures matched (empty: always).",
     )
+    unless: list[str] = Field(
+        default_factory=list, description="Not when one of these signatures matched: a sentence the log contradicts.")
     front_ends: list[str] = Field(
         default_factory=list, description="Only when the log comes from one of these stacks (trtexec, triton...).")
     not_front_ends: list[str] = Field(
