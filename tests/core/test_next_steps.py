@@ -57,3 +57,40 @@ def test_a_report_leads_with_the_first_unexplained_error_before_its_cascade() ->
     assert len(report.first_error.next_steps) == 3
     assert all(d.cascade for d in report.diagnoses if d.severity == "error")
     assert report.exit_status == 1
+
+
+# The first step for a line whose own words say what failed outside TensorRT (first-sight batch 6: each of these
+# got "capture a verbose trtexec run" as its first step at first sight). Real lines, from the threads named.
+KIND_LINES = [
+    ("ModuleNotFoundError: No module named 'fastreid'", "linux", "`fastreid`", "sys.executable"),  # JDAI-CV/fast-reid#527
+    ("ERROR: No matching distribution found for tensorflow==1.15.5+nv21.7", "jetson", "`tensorflow`",
+     "pip index versions tensorflow"),  # GeekAlexis/FastMOT#214
+    ("/usr/bin/ld: cannot find -lgflags", "linux", "libgflags", "grep libgflags"),  # enazoe/yolo-tensorrt#38
+    ("bad file '/config/config.yml': yaml: line 8: did not find expected key", "linux", "`/config/config.yml`",
+     None),  # blakeblackshear/frigate#9809
+    ("[ERROR] Failed to load yaml file infer_cfg.yml, maybe you should check this file.", "linux", "`infer_cfg.yml`",
+     'ls -l "infer_cfg.yml"'),  # PaddlePaddle/FastDeploy#750
+    ("docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "linux", "NVIDIA Container Toolkit",
+     "nvidia-ctk runtime configure"),  # NVIDIA/dgx-spark-playbooks#26
+    ("/test/test/test_tensorrt.sh: line 3: /usr/src/tensorrt/bin/trtexec: No such file or directory", "jetson",
+     "`/usr/src/tensorrt/bin/trtexec`", 'ls -l "/usr/src/tensorrt/bin/trtexec"'),  # dusty-nv/jetson-containers#1576
+    ("[Errno 2] No such file or directory: 'D:\\ComfyUI\\models\\tensorrt\\yolox_l.engine'", "windows",
+     "yolox_l.engine", "dir "),  # batch 4
+]
+
+
+@pytest.mark.parametrize(("line", "platform", "named", "command"), KIND_LINES)
+def test_a_line_that_says_what_failed_gets_that_step_first(line: str, platform: str, named: str,
+                                                           command: str | None) -> None:
+    steps = first_error_steps(line, Environment(platform=platform))
+    assert named in steps[0].text
+    if command is None:
+        assert steps[0].command is None
+    else:
+        assert steps[0].command is not None and command in steps[0].command.code
+    assert "<" not in steps[0].text  # the line's own names, no placeholder in the prose
+
+
+def test_a_tensorrt_line_keeps_the_stack_steps_first() -> None:
+    steps = first_error_steps(LINES[0], Environment(front_end="trtexec"))
+    assert steps[0].command is not None and "trtexec" in steps[0].command.code

@@ -43,6 +43,9 @@ LINES = [
      [], ["[03/01/2022-10:00:05]", "[standardEngineBuilder.cpp::initCalibrationParams::1402]"]),
     ("out = self.net(x); p = Path.home(); threading.local(); torch.nn.Module", [],
      ["self.net(x)", "Path.home()", "threading.local()", "torch.nn.Module"]),
+    # real (sample_logs/real/u-torch2trt-315.log): a home folder glued to a compiler's include flag
+    ("FAILED: g++ -c -fPIC x.pb.cc -I/usr/local/cuda/include -I/home/lgy/anaconda3/lib/python3.7/site-packages/torch/include",
+     ["lgy", "anaconda3"], ["-I/usr/local/cuda/include", "-I<home>/"]),
 ]
 
 

@@ -11,7 +11,7 @@ template asks for). A log whose stack is unknown says so instead of guessing one
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from troubleshooter.core.advice import polygraphy_reduce
 from troubleshooter.models import Command, Environment, FixStep, Origin
@@ -84,11 +84,124 @@ def _step(text: str, code: str | None = None, lang: str = "bash") -> FixStep:
     return FixStep.model_construct(text=text, command=Command.model_construct(lang=lang, code=code) if code else None)
 
 
+class _Kind(NamedTuple):
+    """An unexplained line whose own words say what failed, outside TensorRT: the step that follows from it."""
+
+    name: str
+    pattern: re.Pattern[str]
+    text: str
+    """What to do, with the line's names ({name}...) filled in."""
+    code: str | None
+    """The command (Linux, macOS, WSL, Jetson); {name}... filled in."""
+    windows: str | None = None
+    """The same for Windows, when it differs."""
+
+
+_KINDS: tuple[_Kind, ...] = (
+    _Kind("python-module", re.compile(r"No module named '(?P<name>[\w.]+)'"),
+          "Python cannot import `{name}` in the interpreter that ran. If it is a package, install it into that "
+          "interpreter (its path is the first command's answer); if it is the project's own module, run from the "
+          "project's folder or install the project (`pip install -e .`).",
+          'python -c "import sys; print(sys.executable)"\n'
+          "python -m pip install <package>   # the pip name of {top} (it may differ: cv2 is opencv-python)"),
+    _Kind("pip-no-distribution", re.compile(r"(?:No matching distribution found for|Could not find a version that "
+                                            r"satisfies the requirement) (?P<name>[\w.-]+)"),
+          "pip has no `{name}` build for this Python, platform or index: list the versions it can install here, then "
+          "pin one of those, use the Python version the project asks for, or add the index that publishes it.",
+          "python -m pip index versions {name}\npython --version"),
+    _Kind("linker-library", re.compile(r"cannot find -l(?P<name>[\w.+-]+)"),
+          "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
+          "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
+          "ldconfig -p | grep lib{name}"),
+    _Kind("unresolved-symbol", re.compile(r"(?:undefined reference to [`'](?P<name>[^'`]{1,120})['`]"
+                                          r"|unresolved external symbol \W?(?P<win>[^\s\"(]{1,120}))"),
+          "A symbol the program uses (`{name}`) is in none of the libraries it links: add the library that defines it "
+          "to the link, or rebuild that library with the same compiler, ABI and release (a header from one release "
+          "and a library from another give the same error).",
+          None),
+    _Kind("config-syntax", re.compile(r"(?:bad file '(?P<name>[^']+)'|[Ee]rror (?:parsing|loading|reading) "
+                                      r"(?:config(?:uration)? )?(?:file )?'?(?P<cfg>[^\s':]+\.(?:ya?ml|json|txt|cfg|ini|pbtxt))"
+                                      r"|yaml: line (?P<line>\d+))"),
+          "The configuration file{[[ `{name}`]]} does not parse{[[ (line {line})]]}: open it at that line; the mistake "
+          "is usually an indentation, a tab or a missing colon or quote.",
+          None),
+    _Kind("missing-file", re.compile(r"(?:No such file or directory|cannot open file|[Ff]ailed to (?:open|load|read) "
+                                     r"(?:\w+ )?file)[:\s'\"]{0,4}(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"
+                                     r"|(?:^|\s)(?P<pre>[^\s'\":]*[/\\.][^\s'\":]*): (?:No such file or directory|cannot open)"
+                                     r"|[\"'](?P<quoted>[^\"']*[/\\][^\"']*)[\"']\W{0,3}(?:\(?No such file or directory"
+                                     r"|not found|does not exist)"),
+          "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
+          "program runs in) and that the step that makes or downloads the file ran and succeeded.",
+          'ls -l "{name}"; pwd', 'dir "{name}" & cd'),
+    _Kind("command-missing", re.compile(r"(?:^|[\s:])(?P<name>[\w.+-]{2,40}): (?:command )?not found\s*$"
+                                        r"|'(?P<win>[\w.+-]{2,40})' is not recognized as an internal or external command"),
+          "`{name}` is not installed, or not on PATH for the shell that ran the command.",
+          "command -v {name} || echo 'not on PATH'", "where {name}"),
+    _Kind("docker-gpu-runtime", re.compile(r"unknown or invalid runtime name: nvidia|could not select device driver "
+                                           r"\"[^\"]*\" with capabilities: \[\[gpu\]\]"),
+          "Docker cannot give the container a GPU: the NVIDIA Container Toolkit is missing or not configured for this "
+          "Docker. Install it, configure Docker's runtime, restart Docker, then start the container with --gpus all.",
+          "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker\n"
+          "docker run --rm --gpus all ubuntu nvidia-smi"),
+    _Kind("network", re.compile(r"error sending request for url \((?P<name>https?://[^\s)]+)\)|Failed to establish a new "
+                                r"connection|Connection (?:refused|timed out|reset by peer)|Temporary failure in name resolution"
+                                r"|Could not resolve host(?:: (?P<host>\S+))?"),
+          "A download or request failed on the network[[ (`{name}`)]]: check that this machine (or container) reaches it "
+          "- proxy, DNS, a firewall, or an expired or missing API key for that service.",
+          None),
+    _Kind("permission", re.compile(r"(?P<name>/[^\s:'\"]+)['\"]?: Permission denied|Permission denied: '(?P<quoted>[^']+)'"),
+          "The program may not read or write `{name}`: check its owner and mode (a file made by root in a container, "
+          "a read-only mount).",
+          'ls -l "{name}"; id'),
+)
+"""By the words of the line: a missing Python module, pip finding no build, a library the linker cannot find, a symbol
+no library defines, a configuration file that does not parse, a missing file, a missing command, Docker without the
+NVIDIA runtime, the network, permissions. The first that matches gives the first step; a kind names no TensorRT
+cause, so the stack's TensorRT steps follow it unchanged."""
+
+
+def kind_step(payload: str, env: Environment) -> FixStep | None:
+    """The step the line's own words call for, when they say what failed outside TensorRT (`_KINDS`)."""
+    for kind in _KINDS:
+        m = kind.pattern.search(payload)
+        if m is None:
+            continue
+        groups = {k: v for k, v in m.groupdict().items() if v}
+        name = next(iter(groups.values()), "")
+        name = (groups.get("name") or groups.get("pre") or groups.get("quoted") or groups.get("win") or groups.get("cfg")
+                or name).rstrip(".,;:)")
+        values = {**groups, "name": name, "top": name.split(".")[0]}
+        text = _fill(kind.text, values)
+        code = kind.windows if env.platform == "windows" and kind.windows else kind.code
+        return _step(text, _fill(code, values) if code else None,
+                     "powershell" if env.platform == "windows" and kind.windows else "bash")
+    return None
+
+
+_OPTIONAL = re.compile(r"\[\[(.*?)\]\]")
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    """{field}s filled in; a [[...]] part only when every field in it has a value."""
+    def optional(m: re.Match[str]) -> str:
+        part = m.group(1)
+        return part if all(values.get(f) for f in _FIELD.findall(part)) else ""
+
+    text = _OPTIONAL.sub(optional, text.replace("{[[", "[[").replace("]]}", "]]"))
+    return _FIELD.sub(lambda m: values.get(m.group(1)) or f"<{m.group(1)}>", text)
+
+
 def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, *,
                       origin: Origin | None = None) -> list[FixStep]:
     """Next steps for the first error line nothing in the KB explains (`payload`: the line without its
     wrapper, `origin`: the wrapper `parse_line` recognised). `stack`: the file of the stack that ran
     TensorRT (`env.front_end`; for an unknown stack, the plain TensorRT one); None: the generic steps."""
+    first = kind_step(payload, env)
+    if first is not None:
+        # The line says what failed, outside TensorRT: its step, then where to ask; TensorRT's verbose log and a
+        # reduced model would not show more.
+        return [first, _step(_report_text(stack, env)) if stack is not None else _ask_upstream(env)]
     if stack is None:
         return _generic_steps(payload, env, origin)
     key = env.front_end or "unknown"
@@ -117,14 +230,18 @@ def _generic_steps(payload: str, env: Environment, origin: Origin | None) -> lis
         "polygraphy": "polygraphy run model.onnx --trt -vv > build.log 2>&1",
         "onnxruntime": "ORT_TENSORRT_VERBOSE_LOGGING=1 (or session log_severity_level=0), then run again > build.log 2>&1",
     }.get(env.front_end or "", "trtexec --onnx=model.onnx --verbose > build.log 2>&1")
-    versions = _versions(env, None)
     steps = [_step("Capture the whole run at verbose level and run trt-why on it: the lines just before this one "
                    "usually name the layer or the call.", f"{verbose}\ntrt-why build.log")]
     if is_tensorrt_build_line(payload, origin, env):
         steps.append(_step("If it fails while building from an ONNX model: shrink the model to the part that still "
                            "fails with this error.", polygraphy_reduce(fail_regex(payload), env)))
-    steps.append(_step("Ask upstream (the tracker of the tool that ran TensorRT; NVIDIA/TensorRT for trtexec, "
-                       "Polygraphy and the TensorRT API) with: this line, the whole log with --verbose, the exact "
-                       "command, " + (f"{versions}, " if versions else "the TensorRT, CUDA and driver versions, the GPU, ")
-                       + "the OS or container, and the model (or the reduced one)."))
+    steps.append(_ask_upstream(env))
     return steps
+
+
+def _ask_upstream(env: Environment) -> FixStep:
+    versions = _versions(env, None)
+    return _step("Ask upstream (the tracker of the tool that ran TensorRT; NVIDIA/TensorRT for trtexec, "
+                 "Polygraphy and the TensorRT API) with: this line, the whole log with --verbose, the exact "
+                 "command, " + (f"{versions}, " if versions else "the TensorRT, CUDA and driver versions, the GPU, ")
+                 + "the OS or container, and the model (or the reduced one).")

@@ -70,7 +70,9 @@ _URL_USERINFO = re.compile(r"(?<=://)[^/\s@<>]+@(?P<host>[A-Za-z0-9.-]+)")
 _WIN_HOME = re.compile(r"(?i)\b[A-Z]:\\(?:Users|Documents and Settings)\\"
                        r"(?P<user>[^\\/\r\n\"'<>|:*?]{1,40}?(?=\\)|[^\\/\s\"'<>|:*?]+)")
 _POSIX_HOME = re.compile(
-    r"(?<![\w.~-])(?:/mnt/[a-z]|/[a-z](?=/Users/))?(?:/[\w.-]+)*?/(?:home\d*|Users)/(?P<user>[\w.@+-]+)(?=/|\b|$)"
+    # a path alone, or glued to a compiler's include or library flag ("-I/home/<user>/...", "-L/home/...")
+    r"(?:(?<![\w.~-])|(?<=\s-[IL])|(?<=^-[IL]))(?:/mnt/[a-z]|/[a-z](?=/Users/))?(?:/[\w.-]+)*?/(?:home\d*|Users)/"
+    r"(?P<user>[\w.@+-]+)(?=/|\b|$)"
     r"|(?<![\w.~-])/root(?=/|\s|$|[\"':,)\]])|(?<![\w~])~(?=/)")
 _PROMPT = re.compile(
     r"(?<![\w.+-])(?P<user>[A-Za-z_][\w.+-]{0,31})@(?P<host>[A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]+)*)"
