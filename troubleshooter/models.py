@@ -78,6 +78,10 @@ class Environment(_Frozen):
     gpu: str | None = Field(default=None, description="GPU name as printed by the tool.")
     compute_capability: str | None = Field(default=None, description="e.g. '8.7'.")
     platform: str | None = Field(default=None, description="linux, windows, wsl or jetson.")
+    platform_alternatives: list[Platform] = Field(
+        default_factory=list,
+        description="Other platforms the log does not rule out: a Linux path with nothing x86 about it is also a "
+        "Jetson's. Fix steps for them are shown too, each saying whom it is for.")
     jetpack: str | None = Field(default=None, description="JetPack version when the log names it.")
     precisions: list[str] = Field(
         default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed."

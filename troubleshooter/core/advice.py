@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from troubleshooter.core.state import EntryHits
@@ -119,12 +119,19 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     version = env.tensorrt_version
 
     platform, front_end = env.platform, env.front_end
+    # The platforms the log leaves possible (a Linux path alone is also a Jetson's); None: any
+    possible = {platform, *env.platform_alternatives} if platform is not None else None
 
     def fits(spec: Any) -> bool:
         return (in_range(version, spec.versions) is not False and (not spec.when or any(s in matched for s in spec.when))
                 and not any(s in matched for s in spec.unless)
-                and (not spec.platforms or platform is None or platform in spec.platforms)
+                and (not spec.platforms or possible is None or bool(possible & set(spec.platforms)))
                 and (not spec.front_ends or front_end in spec.front_ends))
+
+    def whom(platforms: Sequence[Platform]) -> Sequence[Platform]:
+        """The platforms to name for a step: none when the log's platform is known and the step covers every one
+        it leaves possible."""
+        return platforms if possible is None or (platforms and not possible <= set(platforms)) else ()
 
     def specific(spec: Any) -> bool:
         return bool(spec.when) or bool(spec.front_ends)
@@ -139,8 +146,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             if not fits(step):
                 continue
             text = fill(step.text.strip(), vals)
-            label = _whom(step.versions or fx.versions if version is None else None,
-                          step.platforms or fx.platforms if platform is None else ())
+            label = _whom(step.versions or fx.versions if version is None else None, whom(step.platforms or fx.platforms))
             if label:
                 text = f"({label}) {text}"
             lang = (step.lang or "text").lower()

@@ -146,10 +146,15 @@ _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
 _ARM = re.compile(r"\baarch64\b|\barm64\b")
 _ARM_SERVER = re.compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
+# x86 (a desktop or data-center machine, not a Jetson): the architecture, a discrete GPU's name, nvidia-smi's table
+_X86 = re.compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [A-Z]?\d|\bQuadro\b|NVIDIA-SMI \d"
+                  r"|\bDriver Version: \d|\b[AHL]\d{2,3}(?:-\w+)? (?:PCIe|SXM)|\bH100\b|\bA100\b")
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
                      "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.",
+                     "x86_64", "amd64", "GeForce", "RTX", "GTX", "Tesla ", "Quadro", "NVIDIA-SMI", "Driver Version: ", "PCIe",
+                     "SXM", "H100", "A100",
                      "aarch64", "arm64", "sbsa", "SBSA", "Grace", "GH200", "GB200", "GB10")
 
 _CMDLINE = re.compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
@@ -292,7 +297,7 @@ class EnvCollector:
 
     def _platform(self, no: int, raw: str) -> None:
         for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("linux", _LINUX), ("arm", _ARM),
-                         ("arm-server", _ARM_SERVER)):
+                         ("arm-server", _ARM_SERVER), ("x86", _X86)):
             if name not in self.platform_hits and rx.search(raw):
                 self.platform_hits[name] = no
 
@@ -340,8 +345,11 @@ class EnvCollector:
                 break
         if platform is None and vals.get("compute_capability") in ("5.3", "6.2", "7.2", "8.7"):
             platform = "jetson"  # integrated-GPU compute capabilities exist only on Jetson / DRIVE
+        # Linux read from a path alone: a Jetson has the same paths; only something x86 rules it out
+        alternatives = ["jetson"] if platform == "linux" and "x86" not in self.platform_hits else []
         if platform_override:
             platform = platform_override
+            alternatives = []
             sources.pop("platform", None)
         stack_versions = {k.split(":", 1)[1]: vals.pop(k) for k in [k for k in vals if k.startswith("stack:")]}
         for key in [k for k in sources if k.startswith("stack:")]:
@@ -355,6 +363,7 @@ class EnvCollector:
             **vals,
             onnx_opset=int(opset) if opset else None,
             platform=platform,
+            platform_alternatives=alternatives,
             precisions=sorted(self.precisions),
             front_end=front,
             stack_versions=stack_versions,

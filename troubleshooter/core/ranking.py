@@ -102,7 +102,7 @@ def score_entry(entry: Entry, hits: EntryHits, env: Environment) -> tuple[float,
             conf *= 0.6
             clues.append(f"the build asked for {', '.join(env.precisions)}, not {', '.join(ap.precisions)}: demoted")
     if ap.platforms and env.platform:
-        if env.platform not in ap.platforms:
+        if env.platform not in ap.platforms and not set(env.platform_alternatives) & set(ap.platforms):
             conf *= 0.6
             clues.append(f"platform {env.platform} is not one this entry concerns ({', '.join(ap.platforms)}): demoted")
         else:

@@ -198,7 +198,7 @@ def headline(report: Report, *, shared: bool = False) -> str:
             gpu += f" (sm {env.compute_capability}{', Jetson' if env.platform == 'jetson' else ''})"
         parts.append(gpu)
     elif env.platform:
-        parts.append(env.platform)
+        parts.append(" or ".join([env.platform, *env.platform_alternatives]))
     if env.precisions:
         parts.append("/".join(p.upper() for p in env.precisions))
     parts.append(plural(report.source.lines, "line"))
