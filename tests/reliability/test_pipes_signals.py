@@ -15,7 +15,19 @@ import threading
 import time
 
 import pytest
-from rel_helpers import NOISE_LINE, OOM_ID, OOM_LINE_NO, OOM_LOG, ROOT, child_env, cli_cmd, popen, proc_field, rss_kib
+from rel_helpers import (
+    NOISE_LINE,
+    OOM_ID,
+    OOM_LINE_NO,
+    OOM_LOG,
+    ROOT,
+    _default_sigint,
+    child_env,
+    cli_cmd,
+    popen,
+    proc_field,
+    rss_kib,
+)
 
 from troubleshooter import exit_codes
 
@@ -258,7 +270,8 @@ def test_ctrl_c_mid_parallel_scan_stops_every_process(tmp_path) -> None:  # type
     log = _slow_log(tmp_path)
     proc = subprocess.Popen([sys.executable, "-c", PARALLEL_RUN.format(args=[log])], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=child_env({"TRT_WHY_JOBS": "2"}), cwd=str(ROOT),
-                            start_new_session=True)  # its own group, as a terminal's foreground job
+                            start_new_session=True,  # its own group, as a terminal's foreground job
+                            preexec_fn=_default_sigint)  # as a terminal hands it (a background job's SIGINT is ignored)
     _wait_until(proc, lambda: bool(_children(proc.pid)), 3.0)  # the workers are forked: the scan is on
     if proc.poll() is not None:
         pytest.skip("the scan finished before it could be interrupted (a very fast machine)")
