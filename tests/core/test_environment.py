@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from troubleshooter import diagnose
@@ -219,3 +221,28 @@ def test_an_ngc_image_tag_is_not_a_release() -> None:
 ])
 def test_64_bit_arm_with_tensorrt_is_a_jetson_unless_an_arm_server_is_named(text: str, platform: str) -> None:
     assert diagnose(text).environment.platform == platform
+
+
+@pytest.mark.parametrize(("text", "alternatives"), [
+    # real (first-sight batch 6, u-jetson-containers-1576: a Jetson whose paste shows only a Linux path)
+    ("/test/test/test_tensorrt.sh: line 3: /usr/src/tensorrt/bin/trtexec: No such file or directory", ["jetson"]),
+    # written: something x86 rules the Jetson out
+    ("ERROR: /usr/lib/x86_64-linux-gnu/libnvinfer.so.8: x", []),
+    ("[E] /home/u/run.py failed\n| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |", []),
+    ("[E] /home/u/run.py failed on NVIDIA GeForce RTX 3090", []),
+])
+def test_a_linux_path_alone_leaves_a_jetson_possible(text: str, alternatives: list[str]) -> None:
+    env = diagnose(text).environment
+    assert env.platform == "linux" and env.platform_alternatives == alternatives
+
+
+def test_a_jetson_left_possible_gets_the_jetson_step_too_and_each_step_says_whom_it_is_for() -> None:
+    # real (first-sight batch 6, u-jetson-containers-1576)
+    log = ("/test/test/test_tensorrt.sh: line 3: /usr/src/tensorrt/bin/trtexec: No such file or directory\n"
+           "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+           "ModuleNotFoundError: No module named 'tensorrt'\n")
+    (diag,) = [d for d in diagnose(log).diagnoses if d.id == "python-package-missing"]
+    steps = [s.text for fix in diag.fixes for s in fix.detail]
+    assert any(t.startswith("(Jetson)") for t in steps)
+    assert not any(re.match(r"\((?:[^)]*, )?Windows\)", t) for t in steps)  # a Linux path rules Windows out
+    assert diagnose(log, platform="linux").environment.platform_alternatives == []  # --platform decides
