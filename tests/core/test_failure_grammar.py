@@ -173,3 +173,24 @@ def test_failure_shapes_are_error_lines_and_the_finders_see_them(origin: str, li
 def test_healthy_lines_in_the_same_shapes_are_not_errors(line: str) -> None:
     parsed = parse_line(1, line)
     assert parsed.level is None or parsed.level.rank < Level.ERROR.rank, parsed
+
+
+# real (first-sight batch 6, u-fastmot-11; batch 1, u-jetson-inf-1732): the frame's source line says failure words
+# ("raise RuntimeError('Unable to read ...')"), or the exception is a bare Exception: the exception line still leads
+TRACEBACKS = [
+    ("Traceback (most recent call last):\n  File \"app.py\", line 108, in <module>\n    main()\n"
+     "  File \"/home/u/FastMOT/fastmot/videoio.py\", line 53, in __init__\n"
+     "    raise RuntimeError('Unable to read video stream')\nRuntimeError: Unable to read video stream\n",
+     "RuntimeError: Unable to read video stream"),
+    ("jetson.inference -- detectNet loading build-in network 'ssd-mobilenet-v2'\nTraceback (most recent call last):\n"
+     "  File \"detectnet.py\", line 53, in <module>\n    net = detectNet(args.network, sys.argv, args.threshold)\n"
+     "Exception: jetson.inference -- detectNet failed to load network\n",
+     "Exception: jetson.inference -- detectNet failed to load network"),
+]
+
+
+@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["source-line-with-failure-words", "bare-exception"])
+def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.text.strip() == lead
+    assert all("Traceback" not in u.text and "raise " not in u.text for u in report.unexplained)

@@ -114,7 +114,7 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
 _EXCEPTION = re.compile(
-    r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)"
+    r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
     r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error))(?::\s|:?$)"
 )
 """A Python (or pybind11) exception line: `ValueError: ...`, `pkg.mod.Error: ...`, quoted or indented too."""

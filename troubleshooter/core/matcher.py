@@ -594,11 +594,16 @@ def _apply(state: MatchState, info: _LineInfo, no: int, line: LogLine | None,  #
                 line = parse_line(no, decode_line(bytes(buf[start:stop])))
             assert line is not None
             matched = frozenset(cs.entry_id for cs, _ in info.matches if not (skip and cs.key in skip))
-            if state.error_lines and ends_traceback(state.error_lines[-1][0], line):
+            if state.error_lines:
                 # The exception line names the error: it stands for the traceback's header line (and is
-                # explained by what matched it, not by what matched the header).
-                state.error_lines.pop()
-                state.error_lines_seen -= 1
+                # explained by what matched it, not by what matched the header), and for the frames' source
+                # lines between them that say failure words (`raise RuntimeError('Unable to read ...')`).
+                k = len(state.error_lines) - 1
+                while k > 0 and state.error_lines[k][0].raw.startswith((" ", "\t")):
+                    k -= 1
+                if ends_traceback(state.error_lines[k][0], line):
+                    state.error_lines_seen -= len(state.error_lines) - k
+                    del state.error_lines[k:]
             state.error_lines.append((_kept_error_line(line), matched))
 
 
