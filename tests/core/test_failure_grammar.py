@@ -131,6 +131,7 @@ ERRORS = [
      '  Could NOT find TensorRT (missing: TensorRT_LIBRARY) (found version "..")'),
     ("real cmake, NVIDIA/TensorRT#1522", "Find TensorRT libs at TENSORRT_LIBRARY_INFER-NOTFOUND;TENSORRT_LIBRARY_INFER_PLUGIN-NOTFOUND"),
     ("real CUDA samples deviceQuery, dusty-nv/jetson-inference#1731", "Result = FAIL"),
+    ("written C++ terminate", "  what():  std::bad_alloc"),
 ]
 
 NOT_ERRORS = [
@@ -182,6 +183,11 @@ TRACEBACKS = [
      "  File \"/home/u/FastMOT/fastmot/videoio.py\", line 53, in __init__\n"
      "    raise RuntimeError('Unable to read video stream')\nRuntimeError: Unable to read video stream\n",
      "RuntimeError: Unable to read video stream"),
+    # real (first-sight batch 1, u-trt-llm-4253): C++'s terminate, then the exception's what() line
+    ("terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n"
+     "  what():  [TensorRT-LLM][ERROR] Assertion failed: MOE GEMM1 Config is not set (/builds/x/moe_kernels.cu:2684)\n"
+     "1       0xfffec65d1de8 tensorrt_llm::common::throwRuntimeError(char const*, int) + 120\n",
+     "what():  [TensorRT-LLM][ERROR] Assertion failed: MOE GEMM1 Config is not set (/builds/x/moe_kernels.cu:2684)"),
     ("jetson.inference -- detectNet loading build-in network 'ssd-mobilenet-v2'\nTraceback (most recent call last):\n"
      "  File \"detectnet.py\", line 53, in <module>\n    net = detectNet(args.network, sys.argv, args.threshold)\n"
      "Exception: jetson.inference -- detectNet failed to load network\n",
@@ -189,8 +195,10 @@ TRACEBACKS = [
 ]
 
 
-@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["source-line-with-failure-words", "bare-exception"])
+@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["source-line-with-failure-words", "cpp-terminate-what",
+                                                           "bare-exception"])
 def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
     report = diagnose(log)
     assert report.first_error is not None and report.first_error.text.strip() == lead
-    assert all("Traceback" not in u.text and "raise " not in u.text for u in report.unexplained)
+    assert all("Traceback" not in u.text and "raise " not in u.text and "terminate called" not in u.text
+               for u in report.unexplained)

@@ -136,12 +136,14 @@ _LEVEL_FIELD = re.compile(
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
+_WHAT = re.compile(r"what\(\):\s")
+"""The message of the C++ exception that ended the program, on the line after "terminate called ..."."""
 _PAYLOAD_ERROR = re.compile(
     r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
     # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
     r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
     r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^Windows fatal exception:"
-    r"|^\*\*\* (?:SIGSEGV|SIGABRT)|^\*\*\* Check failure stack trace: \*\*\*|"
+    r"|^\*\*\* (?:SIGSEGV|SIGABRT)|^\*\*\* Check failure stack trace: \*\*\*|^what\(\):\s|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
@@ -268,7 +270,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  ": E ", ": F ",  # TensorFlow's E and F lines
                  "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
                  "Error response from daemon",
-                 "Check failure stack trace", "Could NOT find", "Errors ", "Cuda error", "Cuda failure", "statusCode",
+                 "Check failure stack trace", "what():", "Could NOT find", "Errors ", "Cuda error", "Cuda failure", "statusCode",
                  "status_code", "unmet dependencies", "is not available, but", "Invalid", "ResolvePackageNotFound",
                  "Unsatisfiable", "Result = FAIL", "\uc624\ub958",
                  # level fields elsewhere in the line, JSON error objects (`_LEVEL_FIELD`)
@@ -299,9 +301,12 @@ TRACEBACK_WINDOW = 400
 
 def ends_traceback(header: LogLine, line: LogLine) -> bool:
     """`line` is the exception line that closes the traceback `header` opened: the line that names the
-    error, which leads the report instead of "Traceback (most recent call last):"."""
-    return (0 < line.no - header.no <= TRACEBACK_WINDOW and _TRACEBACK.match(header.text) is not None
-            and _EXCEPTION.match(line.text) is not None)
+    error, which leads the report instead of "Traceback (most recent call last):" (or C++'s `what():` line
+    after "terminate called after throwing an instance of ...")."""
+    gap = line.no - header.no
+    if _TRACEBACK.match(header.text) is not None:
+        return 0 < gap <= TRACEBACK_WINDOW and _EXCEPTION.match(line.text) is not None
+    return 0 < gap <= 2 and _TERMINATE.match(header.text) is not None and _WHAT.match(line.text) is not None
 
 
 def strip_ansi(text: str) -> str:
