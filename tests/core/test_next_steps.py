@@ -76,6 +76,12 @@ KIND_LINES = [
      "`/usr/src/tensorrt/bin/trtexec`", 'ls -l "/usr/src/tensorrt/bin/trtexec"'),  # dusty-nv/jetson-containers#1576
     ("[Errno 2] No such file or directory: 'D:\\ComfyUI\\models\\tensorrt\\yolox_l.engine'", "windows",
      "yolox_l.engine", "dir "),  # batch 4
+    ("  Building wheel for tensorrt (setup.py) ... error", "windows", "`tensorrt`",
+     "pip index versions tensorrt"),  # NVIDIA/TensorRT#3685 (batch 5)
+    ("  Getting requirements to build wheel ... error", "jetson", "python3-libnvinfer",
+     "pip index versions tensorrt"),  # NVIDIA/TensorRT#4176 (batch 6)
+    ("ValueError: Specified provider 'CUDAExecutionProvider' is unavailable. Available providers: 'CPUExecutionProvider'",
+     "jetson", "`CUDAExecutionProvider`", "get_available_providers()"),  # microsoft/onnxruntime#7484 (batch 1)
 ]
 
 

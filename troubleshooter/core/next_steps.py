@@ -109,6 +109,21 @@ _KINDS: tuple[_Kind, ...] = (
           "pip has no `{name}` build for this Python, platform or index: list the versions it can install here, then "
           "pin one of those, use the Python version the project asks for, or add the index that publishes it.",
           "python -m pip index versions {name}\npython --version"),
+    _Kind("pip-builds-tensorrt", re.compile(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
+                                            r"|Getting requirements to build wheel \.\.\. error"),
+          "pip is building `{name}` from its source package: there is no TensorRT wheel for this Python, platform or "
+          "CUDA flavour, or pip cannot reach pypi.nvidia.com, where the package fetches it. List what pip can install, "
+          "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
+          "python3-libnvinfer) instead of pip.",
+          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com"),
+    _Kind("ort-provider-missing", re.compile(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
+                                             r"|(?P<ep>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available "
+                                             r"provider names"),
+          "This onnxruntime has no `{name}`: the CPU-only package (onnxruntime) is installed, or installed beside "
+          "onnxruntime-gpu and loaded first. Keep one package: onnxruntime-gpu built for your CUDA (on Jetson, the "
+          "wheel built for your JetPack).",
+          'python -c "import onnxruntime as ort; print(ort.__version__, ort.get_available_providers())"\n'
+          "python -m pip uninstall -y onnxruntime onnxruntime-gpu && python -m pip install onnxruntime-gpu"),
     _Kind("linker-library", re.compile(r"cannot find -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
@@ -154,10 +169,15 @@ _KINDS: tuple[_Kind, ...] = (
           "a read-only mount).",
           'ls -l "{name}"; id'),
 )
-"""By the words of the line: a missing Python module, pip finding no build, a library the linker cannot find, a symbol
+"""By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source package),
+an onnxruntime without the GPU providers, a library the linker cannot find, a symbol
 no library defines, a configuration file that does not parse, a missing file, a missing command, Docker without the
 NVIDIA runtime, the network, permissions. The first that matches gives the first step; a kind names no TensorRT
 cause, so the stack's TensorRT steps follow it unchanged."""
+
+
+_DEFAULT_NAME = {"pip-builds-tensorrt": "tensorrt"}
+"""A kind's name when the line does not give it."""
 
 
 def kind_step(payload: str, env: Environment) -> FixStep | None:
@@ -169,7 +189,7 @@ def kind_step(payload: str, env: Environment) -> FixStep | None:
         groups = {k: v for k, v in m.groupdict().items() if v}
         name = next(iter(groups.values()), "")
         name = (groups.get("name") or groups.get("pre") or groups.get("quoted") or groups.get("win") or groups.get("cfg")
-                or name).rstrip(".,;:)")
+                or groups.get("ep") or name or _DEFAULT_NAME.get(kind.name, "")).rstrip(".,;:)")
         values = {**groups, "name": name, "top": name.split(".")[0]}
         text = _fill(kind.text, values)
         code = kind.windows if env.platform == "windows" and kind.windows else kind.code
