@@ -124,6 +124,13 @@ _KINDS: tuple[_Kind, ...] = (
           "wheel built for your JetPack).",
           'python -c "import onnxruntime as ort; print(ort.__version__, ort.get_available_providers())"\n'
           "python -m pip uninstall -y onnxruntime onnxruntime-gpu && python -m pip install onnxruntime-gpu"),
+    _Kind("gstreamer-element", re.compile(r"<create_\w+(?::\d+)?>: Failed to create '(?P<name>[\w-]+)'"
+                                          r"|no element \"(?P<elem>[\w-]+)\""),
+          "GStreamer could not create the `{name}` element: its plugin did not load (a library the plugin needs is "
+          "missing or from another release, or GStreamer's registry cache is stale after an install or upgrade). List "
+          "the plugins GStreamer refused, clear its cache, and run again.",
+          "gst-inspect-1.0 -b                      # plugins GStreamer blacklisted\n"
+          "rm -f ~/.cache/gstreamer-1.0/registry.*.bin"),
     _Kind("linker-library", re.compile(r"cannot find -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
@@ -170,7 +177,8 @@ _KINDS: tuple[_Kind, ...] = (
           'ls -l "{name}"; id'),
 )
 """By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source package),
-an onnxruntime without the GPU providers, a library the linker cannot find, a symbol
+an onnxruntime without the GPU providers, a GStreamer element that cannot be created (DeepStream), a library the linker
+cannot find, a symbol
 no library defines, a configuration file that does not parse, a missing file, a missing command, Docker without the
 NVIDIA runtime, the network, permissions. The first that matches gives the first step; a kind names no TensorRT
 cause, so the stack's TensorRT steps follow it unchanged."""
@@ -189,7 +197,7 @@ def kind_step(payload: str, env: Environment) -> FixStep | None:
         groups = {k: v for k, v in m.groupdict().items() if v}
         name = next(iter(groups.values()), "")
         name = (groups.get("name") or groups.get("pre") or groups.get("quoted") or groups.get("win") or groups.get("cfg")
-                or groups.get("ep") or name or _DEFAULT_NAME.get(kind.name, "")).rstrip(".,;:)")
+                or groups.get("ep") or groups.get("elem") or name or _DEFAULT_NAME.get(kind.name, "")).rstrip(".,;:)")
         values = {**groups, "name": name, "top": name.split(".")[0]}
         text = _fill(kind.text, values)
         code = kind.windows if env.platform == "windows" and kind.windows else kind.code
