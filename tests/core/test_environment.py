@@ -147,6 +147,8 @@ def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: 
     (["[TensorRT-LLM] TensorRT-LLM version: 0.16.0", "[TensorRT-LLM][ERROR] Assertion failed: x"], "tensorrt-llm"),
     (["torch._inductor.exc.LoweringException: triton kernel failed", "RuntimeError: x"], None),
     (["&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx"], "trtexec"),
+    # real (first-sight batch 2, u-azure-deepstream-nano-22): deepstream-app's own error names the stack
+    (["** ERROR: <create_primary_gie_bin:120>: Failed to create 'primary_gie'"], "deepstream"),
     # glog alone is not Triton (Apollo, Caffe and Paddle print it too); Triton's own sources behind it are
     (["F0914 08:40:48.724537 14532 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory"], None),
     (["E0420 06:14:22.457146 115 model_lifecycle.cc:638] failed to load 'tensorrt_llm' version 1"], "triton"),

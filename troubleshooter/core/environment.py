@@ -185,7 +185,8 @@ _FRONT_ENDS = [
                 # Triton's own sources behind its glog prefix (glog alone is also Apollo's, Caffe's, Paddle's)
                 r"|\s(?:model_lifecycle|backend_model(?:_instance)?|model_config_utils|pinned_memory_manager"
                 r"|cuda_memory_manager|backend_manager|infer_request|(?:http|grpc)_server|logging)\.cc:\d+\]"), "triton"),
-    (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"), "deepstream"),
+    (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"
+                r"|<create_\w+_bin(?::\d+)?>"), "deepstream"),  # deepstream-app's own errors: "<create_primary_gie_bin:120>"
     (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
     (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch"), "torch-tensorrt"),
     (re.compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
@@ -204,7 +205,7 @@ _FRONT_ENDS = [
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
                       "TensorrtExecutionProvider", "Ort::Exception", "ORT", "riton", "TRITON", "TRTIS",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
-                      "nvinferserver", "gie", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
+                      "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",
                       "export.py", "TensorRT: ", "ComfyUI", "comfy", "mmdeploy", "jetson", "detectNet", "imageNet",
                       "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt",
