@@ -77,7 +77,7 @@ class Environment(_Frozen):
     driver_version: str | None = Field(default=None, description="NVIDIA driver version.")
     gpu: str | None = Field(default=None, description="GPU name as printed by the tool.")
     compute_capability: str | None = Field(default=None, description="e.g. '8.7'.")
-    platform: str | None = Field(default=None, description="linux, windows, wsl or jetson.")
+    platform: Platform | None = Field(default=None, description="linux, windows, wsl or jetson.")
     platform_alternatives: list[Platform] = Field(
         default_factory=list,
         description="Other platforms the log does not rule out: a Linux path with nothing x86 about it is also a "
