@@ -69,11 +69,11 @@ KIND_LINES = [
     ("bad file '/config/config.yml': yaml: line 8: did not find expected key", "linux", "`/config/config.yml`",
      None),  # blakeblackshear/frigate#9809
     ("[ERROR] Failed to load yaml file infer_cfg.yml, maybe you should check this file.", "linux", "`infer_cfg.yml`",
-     'ls -l "infer_cfg.yml"'),  # PaddlePaddle/FastDeploy#750
+     'ls -l infer_cfg.yml'),  # PaddlePaddle/FastDeploy#750
     ("docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "linux", "NVIDIA Container Toolkit",
      "nvidia-ctk runtime configure"),  # NVIDIA/dgx-spark-playbooks#26
     ("/test/test/test_tensorrt.sh: line 3: /usr/src/tensorrt/bin/trtexec: No such file or directory", "jetson",
-     "`/usr/src/tensorrt/bin/trtexec`", 'ls -l "/usr/src/tensorrt/bin/trtexec"'),  # dusty-nv/jetson-containers#1576
+     "`/usr/src/tensorrt/bin/trtexec`", 'ls -l /usr/src/tensorrt/bin/trtexec'),  # dusty-nv/jetson-containers#1576
     ("[Errno 2] No such file or directory: 'D:\\ComfyUI\\models\\tensorrt\\yolox_l.engine'", "windows",
      "yolox_l.engine", "dir "),  # batch 4
     ("  Building wheel for tensorrt (setup.py) ... error", "windows", "`tensorrt`",
@@ -103,3 +103,14 @@ def test_a_line_that_says_what_failed_gets_that_step_first(line: str, platform: 
 def test_a_tensorrt_line_keeps_the_stack_steps_first() -> None:
     steps = first_error_steps(LINES[0], Environment(front_end="trtexec"))
     assert steps[0].command is not None and "trtexec" in steps[0].command.code
+
+
+def test_a_name_from_the_log_is_quoted_in_the_command_and_an_unknown_one_is_left_out_of_the_prose() -> None:
+    # written: a hostile file name must not become shell syntax in a command the user copies
+    (step, _ask) = first_error_steps("Failed to open file /tmp/x;rm${IFS}-rf${IFS}~.onnx", Environment(platform="linux"))
+    assert step.command is not None
+    assert step.command.code.endswith("; pwd")
+    assert shlex.split(step.command.code.removesuffix("; pwd")) == ["ls", "-l", "/tmp/x;rm${IFS}-rf${IFS}~.onnx"]
+    # real (frigate-style YAML error without the file's name): the line number, and no "<name>"
+    (step, _ask) = first_error_steps("yaml: line 8: did not find expected key", Environment())
+    assert "(line 8)" in step.text and "<" not in step.text

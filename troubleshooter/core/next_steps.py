@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from troubleshooter.core.advice import polygraphy_reduce
+import regex
+
+from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
 from troubleshooter.models import Command, Environment, FixStep, Origin
 
 if TYPE_CHECKING:
@@ -87,105 +89,103 @@ def _step(text: str, code: str | None = None, lang: str = "bash") -> FixStep:
 class _Kind(NamedTuple):
     """An unexplained line whose own words say what failed, outside TensorRT: the step that follows from it."""
 
-    name: str
-    pattern: re.Pattern[str]
+    pattern: regex.Pattern[str]
+    """Every alternative captures what it names as `name` (the `regex` module allows one name in several)."""
     text: str
-    """What to do, with the line's names ({name}...) filled in."""
+    """What to do: `{name}` and the pattern's other groups filled in, `[[...]]` parts only when they are known."""
     code: str | None
-    """The command (Linux, macOS, WSL, Jetson); {name}... filled in."""
+    """The command (Linux, macOS, WSL, Jetson: bash); the values from the log are quoted for the shell."""
     windows: str | None = None
-    """The same for Windows, when it differs."""
+    """The same for Windows (PowerShell), when it differs."""
+    default: str = ""
+    """`name` when the line does not give it."""
+
+
+def _rx(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(pattern, regex.VERSION0)
 
 
 _KINDS: tuple[_Kind, ...] = (
-    _Kind("python-module", re.compile(r"No module named '(?P<name>[\w.]+)'"),
+    _Kind(_rx(r"No module named '(?P<name>[\w.]+)'"),
           "Python cannot import `{name}` in the interpreter that ran. If it is a package, install it into that "
           "interpreter (its path is the first command's answer); if it is the project's own module, run from the "
           "project's folder or install the project (`pip install -e .`).",
           'python -c "import sys; print(sys.executable)"\n'
           "python -m pip install <package>   # the pip name of {top} (it may differ: cv2 is opencv-python)"),
-    _Kind("pip-no-distribution", re.compile(r"(?:No matching distribution found for|Could not find a version that "
-                                            r"satisfies the requirement) (?P<name>[\w.-]+)"),
+    _Kind(_rx(r"(?:No matching distribution found for|Could not find a version that satisfies the requirement) "
+              r"(?P<name>[\w.-]+)"),
           "pip has no `{name}` build for this Python, platform or index: list the versions it can install here, then "
           "pin one of those, use the Python version the project asks for, or add the index that publishes it.",
           "python -m pip index versions {name}\npython --version"),
-    _Kind("pip-builds-tensorrt", re.compile(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
-                                            r"|Getting requirements to build wheel \.\.\. error"),
+    _Kind(_rx(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
+              r"|Getting requirements to build wheel \.\.\. error"),
           "pip is building `{name}` from its source package: there is no TensorRT wheel for this Python, platform or "
           "CUDA flavour, or pip cannot reach pypi.nvidia.com, where the package fetches it. List what pip can install, "
           "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
           "python3-libnvinfer) instead of pip.",
-          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com"),
-    _Kind("ort-provider-missing", re.compile(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
-                                             r"|(?P<ep>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available "
-                                             r"provider names"),
+          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
+          default="tensorrt"),
+    _Kind(_rx(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
+              r"|(?P<name>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available provider names"),
           "This onnxruntime has no `{name}`: the CPU-only package (onnxruntime) is installed, or installed beside "
           "onnxruntime-gpu and loaded first. Keep one package: onnxruntime-gpu built for your CUDA (on Jetson, the "
           "wheel built for your JetPack).",
           'python -c "import onnxruntime as ort; print(ort.__version__, ort.get_available_providers())"\n'
           "python -m pip uninstall -y onnxruntime onnxruntime-gpu && python -m pip install onnxruntime-gpu"),
-    _Kind("gstreamer-element", re.compile(r"<create_\w+(?::\d+)?>: Failed to create '(?P<name>[\w-]+)'"
-                                          r"|no element \"(?P<elem>[\w-]+)\""),
+    _Kind(_rx(r"<create_\w+(?::\d+)?>: Failed to create '(?P<name>[\w-]+)'|no element \"(?P<name>[\w-]+)\""),
           "GStreamer could not create the `{name}` element: its plugin did not load (a library the plugin needs is "
           "missing or from another release, or GStreamer's registry cache is stale after an install or upgrade). List "
           "the plugins GStreamer refused, clear its cache, and run again.",
           "gst-inspect-1.0 -b                      # plugins GStreamer blacklisted\n"
           "rm -f ~/.cache/gstreamer-1.0/registry.*.bin"),
-    _Kind("linker-library", re.compile(r"cannot find -l(?P<name>[\w.+-]+)"),
+    _Kind(_rx(r"cannot find -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
           "ldconfig -p | grep lib{name}"),
-    _Kind("unresolved-symbol", re.compile(r"(?:undefined reference to [`'](?P<name>[^'`]{1,120})['`]"
-                                          r"|unresolved external symbol \W?(?P<win>[^\s\"(]{1,120}))"),
+    _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`]{1,120})['`]"
+              r"|unresolved external symbol \W?(?P<name>[^\s\"(]{1,120})"),
           "A symbol the program uses (`{name}`) is in none of the libraries it links: add the library that defines it "
           "to the link, or rebuild that library with the same compiler, ABI and release (a header from one release "
           "and a library from another give the same error).",
           None),
-    _Kind("config-syntax", re.compile(r"(?:bad file '(?P<name>[^']+)'|[Ee]rror (?:parsing|loading|reading) "
-                                      r"(?:config(?:uration)? )?(?:file )?'?(?P<cfg>[^\s':]+\.(?:ya?ml|json|txt|cfg|ini|pbtxt))"
-                                      r"|yaml: line (?P<line>\d+))"),
-          "The configuration file{[[ `{name}`]]} does not parse{[[ (line {line})]]}: open it at that line; the mistake "
+    _Kind(_rx(r"bad file '(?P<name>[^']+)'|[Ee]rror (?:parsing|loading|reading) (?:config(?:uration)? )?(?:file )?'?"
+              r"(?P<name>[^\s':]+\.(?:ya?ml|json|txt|cfg|ini|pbtxt))|yaml: line (?P<line>\d+)"),
+          "The configuration file[[ `{name}`]] does not parse[[ (line {line})]]: open it at that line; the mistake "
           "is usually an indentation, a tab or a missing colon or quote.",
           None),
-    _Kind("missing-file", re.compile(r"(?:No such file or directory|cannot open file|[Ff]ailed to (?:open|load|read) "
-                                     r"(?:\w+ )?file)[:\s'\"]{0,4}(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"
-                                     r"|(?:^|\s)(?P<pre>[^\s'\":]*[/\\.][^\s'\":]*): (?:No such file or directory|cannot open)"
-                                     r"|[\"'](?P<quoted>[^\"']*[/\\][^\"']*)[\"']\W{0,3}(?:\(?No such file or directory"
-                                     r"|not found|does not exist)"),
+    _Kind(_rx(r"(?:No such file or directory|cannot open file|[Ff]ailed to (?:open|load|read) (?:\w+ )?file)"
+              r"[:\s'\"]{0,4}(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"
+              r"|(?:^|\s)(?P<name>[^\s'\":]*[/\\.][^\s'\":]*): (?:No such file or directory|cannot open)"
+              r"|[\"'](?P<name>[^\"']*[/\\][^\"']*)[\"']\W{0,3}(?:\(?No such file or directory|not found|does not exist)"),
           "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
           "program runs in) and that the step that makes or downloads the file ran and succeeded.",
-          'ls -l "{name}"; pwd', 'dir "{name}" & cd'),
-    _Kind("command-missing", re.compile(r"(?:^|[\s:])(?P<name>[\w.+-]{2,40}): (?:command )?not found\s*$"
-                                        r"|'(?P<win>[\w.+-]{2,40})' is not recognized as an internal or external command"),
+          "ls -l {name}; pwd", "dir {name}; pwd"),
+    _Kind(_rx(r"(?:^|[\s:])(?P<name>[\w.+-]{2,40}): (?:command )?not found\s*$"
+              r"|'(?P<name>[\w.+-]{2,40})' is not recognized as an internal or external command"),
           "`{name}` is not installed, or not on PATH for the shell that ran the command.",
-          "command -v {name} || echo 'not on PATH'", "where {name}"),
-    _Kind("docker-gpu-runtime", re.compile(r"unknown or invalid runtime name: nvidia|could not select device driver "
-                                           r"\"[^\"]*\" with capabilities: \[\[gpu\]\]"),
+          "command -v {name} || echo 'not on PATH'", "Get-Command {name}"),
+    _Kind(_rx(r"unknown or invalid runtime name: nvidia|could not select device driver \"[^\"]*\" with capabilities: "
+              r"\[\[gpu\]\]"),
           "Docker cannot give the container a GPU: the NVIDIA Container Toolkit is missing or not configured for this "
           "Docker. Install it, configure Docker's runtime, restart Docker, then start the container with --gpus all.",
           "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker\n"
           "docker run --rm --gpus all ubuntu nvidia-smi"),
-    _Kind("network", re.compile(r"error sending request for url \((?P<name>https?://[^\s)]+)\)|Failed to establish a new "
-                                r"connection|Connection (?:refused|timed out|reset by peer)|Temporary failure in name resolution"
-                                r"|Could not resolve host(?:: (?P<host>\S+))?"),
+    _Kind(_rx(r"error sending request for url \((?P<name>https?://[^\s)]+)\)|Failed to establish a new connection"
+              r"|Connection (?:refused|timed out|reset by peer)|Temporary failure in name resolution"
+              r"|Could not resolve host(?:: (?P<name>\S+))?"),
           "A download or request failed on the network[[ (`{name}`)]]: check that this machine (or container) reaches it "
           "- proxy, DNS, a firewall, or an expired or missing API key for that service.",
           None),
-    _Kind("permission", re.compile(r"(?P<name>/[^\s:'\"]+)['\"]?: Permission denied|Permission denied: '(?P<quoted>[^']+)'"),
+    _Kind(_rx(r"(?P<name>/[^\s:'\"]+)['\"]?: Permission denied|Permission denied: '(?P<name>[^']+)'"),
           "The program may not read or write `{name}`: check its owner and mode (a file made by root in a container, "
           "a read-only mount).",
-          'ls -l "{name}"; id'),
+          "ls -l {name}; id"),
 )
-"""By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source package),
-an onnxruntime without the GPU providers, a GStreamer element that cannot be created (DeepStream), a library the linker
-cannot find, a symbol
-no library defines, a configuration file that does not parse, a missing file, a missing command, Docker without the
-NVIDIA runtime, the network, permissions. The first that matches gives the first step; a kind names no TensorRT
-cause, so the stack's TensorRT steps follow it unchanged."""
-
-
-_DEFAULT_NAME = {"pip-builds-tensorrt": "tensorrt"}
-"""A kind's name when the line does not give it."""
+"""By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source
+package), an onnxruntime without the GPU providers, a GStreamer element that cannot be created (DeepStream), a library
+the linker cannot find, a symbol no library defines, a configuration file that does not parse, a missing file, a
+missing command, Docker without the NVIDIA runtime, the network, permissions. The first that matches gives the first
+step, and the stack's TensorRT steps (a verbose TensorRT log, a reduced model) are left out: they would show nothing."""
 
 
 def kind_step(payload: str, env: Environment) -> FixStep | None:
@@ -194,30 +194,13 @@ def kind_step(payload: str, env: Environment) -> FixStep | None:
         m = kind.pattern.search(payload)
         if m is None:
             continue
-        groups = {k: v for k, v in m.groupdict().items() if v}
-        name = next(iter(groups.values()), "")
-        name = (groups.get("name") or groups.get("pre") or groups.get("quoted") or groups.get("win") or groups.get("cfg")
-                or groups.get("ep") or groups.get("elem") or name or _DEFAULT_NAME.get(kind.name, "")).rstrip(".,;:)")
-        values = {**groups, "name": name, "top": name.split(".")[0]}
-        text = _fill(kind.text, values)
-        code = kind.windows if env.platform == "windows" and kind.windows else kind.code
-        return _step(text, _fill(code, values) if code else None,
-                     "powershell" if env.platform == "windows" and kind.windows else "bash")
+        name = (m.group("name") or kind.default).rstrip(".,;:)") if "name" in kind.pattern.groupindex else ""
+        values = {k: v or MISSING for k, v in m.groupdict().items()}
+        values.update(name=name or MISSING, top=name.split(".")[0] if name else MISSING)
+        windows = env.platform == "windows" and kind.windows is not None
+        code, lang = (kind.windows, "powershell") if windows else (kind.code, "bash")
+        return _step(fill(kind.text, values), fill(code, values, lang) if code else None, lang)
     return None
-
-
-_OPTIONAL = re.compile(r"\[\[(.*?)\]\]")
-_FIELD = re.compile(r"\{(\w+)\}")
-
-
-def _fill(text: str, values: dict[str, str]) -> str:
-    """{field}s filled in; a [[...]] part only when every field in it has a value."""
-    def optional(m: re.Match[str]) -> str:
-        part = m.group(1)
-        return part if all(values.get(f) for f in _FIELD.findall(part)) else ""
-
-    text = _OPTIONAL.sub(optional, text.replace("{[[", "[[").replace("]]}", "]]"))
-    return _FIELD.sub(lambda m: values.get(m.group(1)) or f"<{m.group(1)}>", text)
 
 
 def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, *,
