@@ -83,6 +83,12 @@ class Environment(_Frozen):
         description="Other platforms the log does not rule out: a Linux path with nothing x86 about it is also a "
         "Jetson's. Fix steps for them are shown too, each saying whom it is for.")
     jetpack: str | None = Field(default=None, description="JetPack version when the log names it.")
+    log_date: str | None = Field(default=None, description="The date the log's own timestamps give (ISO, the first "
+                                 "dated line), when they carry a year.")
+    tensorrt_possible: list[str] = Field(
+        default_factory=list,
+        description="When the log does not print the TensorRT release: the releases (major.minor) it leaves possible, "
+        "from its date (only releases out by then) and its JetPack (the release it ships). Empty: any.")
     precisions: list[str] = Field(
         default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed."
     )
@@ -102,6 +108,20 @@ class Environment(_Frozen):
         default=None, description="True when the log shows a finished build or a PASSED run, False when it shows a failure."
     )
     sources: dict[str, int] = Field(default_factory=dict, description="Field name -> line number it was read from.")
+
+    @property
+    def release_text(self) -> str:
+        """The release as the log gives it: 'TensorRT 8.6.1'; without one, what it leaves possible: 'TensorRT 8.4
+        or older (the log is dated 2022-03-22)', 'TensorRT 8.2 (JetPack 4.6.1)'; else 'TensorRT version unknown'."""
+        if self.tensorrt_version:
+            return f"TensorRT {self.tensorrt_version}"
+        possible = self.tensorrt_possible
+        if not possible:
+            return "TensorRT version unknown"
+        why = ([f"the log is dated {self.log_date}"] if self.log_date else []) + (
+            [f"JetPack {self.jetpack}"] if self.jetpack else [])
+        what = f"TensorRT {possible[0]}" if len(possible) == 1 else f"TensorRT {possible[-1]} or older"
+        return f"{what} ({', '.join(why)})" if why else what
 
 
 class Evidence(_Frozen):

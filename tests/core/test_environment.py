@@ -248,3 +248,58 @@ def test_a_jetson_left_possible_gets_the_jetson_step_too_and_each_step_says_whom
     assert any(t.startswith("(Jetson)") for t in steps)
     assert not any(re.match(r"\((?:[^)]*, )?Windows\)", t) for t in steps)  # a Linux path rules Windows out
     assert diagnose(log, platform="linux").environment.platform_alternatives == []  # --platform decides
+
+
+# Real lines: NeMo#3872 (trtexec, 2022), TensorRT#800 (a C++ sample, 2020), TRELLIS windows#8 (ORT, 2024).
+NEMO_3872 = ("[03/22/2022-07:31:56] [E] [TRT] ModelImporter.cpp:776: --- End node ---\n"
+             "[03/22/2022-07:31:56] [E] [TRT] ModelImporter.cpp:779: ERROR: builtin_op_importers.cpp:3193 In function "
+             "importPad:\n")
+TRELLIS_8 = ("2024-12-21 19:07:16.4418525 [E:onnxruntime:Default, provider_bridge_ort.cc:1862 onnxruntime::TryGetProviderInfo_TensorRT] "
+             "C:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1539 onnxruntime::ProviderLibrary::Get "
+             "[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load "
+             "\"C:\\pinokio\\api\\trellis.git\\app\\env\\lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_tensorrt.dll\"\n")
+
+
+@pytest.mark.parametrize(("text", "date", "newest"), [
+    (NEMO_3872, "2022-03-22", "8.4"),  # trtexec's [MM/DD/YYYY-time]; 8.4's EA came before its June GA
+    ("[09/27/2020-22:05:43] [E] [TRT] Network has dynamic or shape inputs, but no optimization profile has been defined.\n",
+     "2020-09-27", "7.2"),
+    (TRELLIS_8, "2024-12-21", "10.9"),  # ORT's ISO time; 10.9 came out within the early-access margin
+])
+def test_the_logs_own_date_bounds_the_release_it_can_be(text: str, date: str, newest: str) -> None:
+    env = env_of(text)
+    assert env.tensorrt_version is None
+    assert env.log_date == date
+    assert env.sources["log_date"] == 1
+    assert env.tensorrt_possible[-1] == newest
+    assert f"TensorRT {newest} or older (the log is dated {date})" == env.release_text
+
+
+def test_a_printed_release_or_a_log_without_year_leaves_every_release_possible() -> None:
+    assert env_of(TRTEXEC_HEAD).tensorrt_possible == []  # it prints 8.6.1
+    glog = "E0119 10:11:12.123456 12345 helper.h:127] Paddle internal error\n"
+    assert env_of(glog).log_date is None
+    assert env_of(glog).tensorrt_possible == []
+    assert env_of(glog).release_text == "TensorRT version unknown"
+
+
+@pytest.mark.parametrize(("jetpack", "ships"), [("4.6.1", ["8.2"]), ("4.6", ["8.0"]), ("5.1.2", ["8.5"]), ("6.1", ["10.3"])])
+def test_a_jetpack_release_gives_the_tensorrt_it_ships(jetpack: str, ships: list[str]) -> None:
+    env = env_of(f"JetPack {jetpack}\n[E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: Serialization "
+                 "(Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match.)\n")
+    assert env.tensorrt_possible == ships
+    assert env.release_text == f"TensorRT {ships[0]} (JetPack {jetpack})"
+
+
+def test_a_step_for_releases_the_logs_date_rules_out_is_not_shown() -> None:
+    """engine-not-a-plan's 'rebuild, the engine came from an older TensorRT' fix is for TensorRT 10+: a 2020 log
+    cannot be on 10; a log without a date gets it labelled."""
+    line = ("[E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization (Serialization "
+            "assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)\n")
+    undated = diagnose(line).diagnoses[0]
+    dated = diagnose(line.replace("[E]", "[09/27/2020-22:05:43] [E]")).diagnoses[0]
+    assert undated.id == dated.id == "engine-not-a-plan"
+    titles = lambda d: [f.title for f in d.fixes]  # noqa: E731
+    assert "If the engine came from an older TensorRT, rebuild it" in titles(undated)
+    assert "If the engine came from an older TensorRT, rebuild it" not in titles(dated)
+    assert dated.version_advice is not None and dated.version_advice.startswith("TensorRT 7.2 or older")

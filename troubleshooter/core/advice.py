@@ -107,8 +107,15 @@ def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[st
             if in_range(version, adv.versions):
                 return fill(adv.text.strip(), vals), adv.status
         return f"No advice recorded for TensorRT {version}.", "unknown"
+    possible = env.tensorrt_possible
+    if possible:
+        fitting = [adv for adv in entry.version_advice if any(in_range(r, adv.versions) for r in possible)]
+        if len(fitting) == 1:
+            return f"{env.release_text}: " + fill(fitting[0].text.strip(), vals), fitting[0].status
     by_status: dict[str, list[str]] = {}
     for adv in entry.version_advice:
+        if possible and not any(in_range(r, adv.versions) for r in possible):
+            continue
         by_status.setdefault(adv.status, []).append(adv.versions)
     summary = "; ".join(f"{status} on {', '.join(ranges)}" for status, ranges in by_status.items())
     return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
@@ -122,8 +129,19 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     # The platforms the log leaves possible (a Linux path alone is also a Jetson's); None: any
     possible = {platform, *env.platform_alternatives} if platform is not None else None
 
+    # The releases the log leaves possible when it does not print one (its date, its JetPack): a step for none of
+    # them is not shown, and one for all of them needs no "for whom" label
+    possible_releases = env.tensorrt_possible if version is None else []
+
+    def fits_release(spec: str | None) -> bool:
+        if not spec:
+            return True
+        if possible_releases:
+            return any(in_range(r, spec) for r in possible_releases)
+        return in_range(version, spec) is not False
+
     def fits(spec: Any) -> bool:
-        return (in_range(version, spec.versions) is not False and (not spec.when or any(s in matched for s in spec.when))
+        return (fits_release(spec.versions) and (not spec.when or any(s in matched for s in spec.when))
                 and not any(s in matched for s in spec.unless)
                 and (not spec.platforms or possible is None or bool(possible & set(spec.platforms)))
                 and (not spec.front_ends or front_end in spec.front_ends))
@@ -146,7 +164,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             if not fits(step):
                 continue
             text = fill(step.text.strip(), vals)
-            label = _whom(step.versions or fx.versions if version is None else None, whom(step.platforms or fx.platforms))
+            releases = step.versions or fx.versions if version is None else None
+            if releases and possible_releases and all(in_range(r, releases) for r in possible_releases):
+                releases = None  # every release the log leaves possible is one this step is for
+            label = _whom(releases, whom(step.platforms or fx.platforms))
             if label:
                 text = f"({label}) {text}"
             lang = (step.lang or "text").lower()

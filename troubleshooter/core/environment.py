@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 
-from troubleshooter.core.versions import normalise
+from troubleshooter.core.versions import normalise, possible_releases
 from troubleshooter.models import Environment, Origin
 
 Transform = Callable[["re.Match[str]"], str | None]
@@ -139,6 +140,14 @@ FACTS: list[FactPattern] = [
 _PIP_SHOW_NAME = re.compile(r"Name: tensorrt(?:[-_]cu\d+)?\s*$")
 _PIP_SHOW_VERSION = re.compile(r"Version: (?P<v>\d+\.\d+(?:\.\d+){0,2})\s*$")
 
+_DATE = re.compile(r"\[(?P<m>[01]\d)/(?P<d>[0-3]\d)/(?P<y>20[1-4]\d)-\d\d:\d\d:\d\d\]"
+                   r"|(?<!\d)(?P<y2>20[1-4]\d)-(?P<m2>[01]\d)-(?P<d2>[0-3]\d)[T ]\d\d:\d\d:\d\d")
+DATE_LINES = 2000
+"""A date is looked for on the candidate lines among the log's first lines only (the same lines however the log
+is read: whole or in parallel chunks)."""
+DATE_BYTES = 200
+"""Where in a line a timestamp may be: its first bytes."""
+
 _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 _WINDOWS = re.compile(r"\b[A-Z]:\\|\bnvinfer(?:_\d+)?\.dll\b|\.exe\b|PS [A-Z]:\\")
@@ -236,6 +245,8 @@ class EnvCollector:
     origin_front_end: str | None = None
     last_build: tuple[int, bool] | None = None
     pip_show_at: int = -2
+    log_date: tuple[int, str] | None = None
+    """The first dated line's number and its date (ISO)."""
     """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
 
     def feed(self, no: int, text: str, raw: str) -> None:
@@ -270,6 +281,21 @@ class EnvCollector:
                 if name not in self.front_ends and rx.search(raw):
                     self.front_ends[name] = no
 
+    def note_date(self, no: int, raw: str) -> None:
+        """The log's date from a timestamp that carries a year (trtexec's ``[03/22/2022-10:11:12]``, an ISO
+        ``2024-12-03 10:11:12`` of Python logging, TensorFlow, ONNX Runtime, docker) in the line's first bytes:
+        the matcher offers the candidate lines among the first `DATE_LINES` until one has it."""
+        m = _DATE.search(raw, 0, DATE_BYTES)
+        if m is None:
+            return
+        y, mo, d = (m.group("y"), m.group("m"), m.group("d")) if m.group("y") else (m.group("y2"), m.group("m2"), m.group("d2"))
+        try:
+            when = date(int(y), int(mo), int(d))
+        except ValueError:
+            return
+        if when <= date.today():
+            self.log_date = (no, when.isoformat())
+
     def absorb(self, later: EnvCollector, line_offset: int) -> None:
         """Take in what another collector saw on the lines that follow this one's (its line numbers
         shifted by `line_offset`): the state one collector would have after both runs of lines.
@@ -289,6 +315,8 @@ class EnvCollector:
             self.front_ends.setdefault(name, no + line_offset)
         if self.origin_front_end is None:
             self.origin_front_end = later.origin_front_end
+        if self.log_date is None and later.log_date is not None and later.log_date[0] + line_offset <= DATE_LINES:
+            self.log_date = (later.log_date[0] + line_offset, later.log_date[1])
         if later.last_build is not None:
             self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
 
@@ -359,12 +387,18 @@ class EnvCollector:
         if front in self.front_ends:
             sources["front_end"] = self.front_ends[front]
         opset = vals.pop("onnx_opset", None)
+        log_date = self.log_date[1] if self.log_date else None
+        if self.log_date:
+            sources["log_date"] = self.log_date[0]
+        possible = [] if vals.get("tensorrt_version") else possible_releases(log_date, vals.get("jetpack"))
         env = Environment.model_construct(
             None,  # the fields set: pydantic works them out (a `**vals` key would otherwise be taken for it)
             **vals,
             onnx_opset=int(opset) if opset else None,
             platform=platform,
             platform_alternatives=alternatives,
+            log_date=log_date,
+            tensorrt_possible=possible,
             precisions=sorted(self.precisions),
             front_end=front,
             stack_versions=stack_versions,

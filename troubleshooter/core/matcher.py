@@ -24,7 +24,7 @@ from time import thread_time
 from typing import Any, NamedTuple, Protocol
 
 from troubleshooter.core.bytefreq import BYTE_FREQ
-from troubleshooter.core.environment import all_literals
+from troubleshooter.core.environment import DATE_BYTES, DATE_LINES, all_literals
 from troubleshooter.core.limits import MAX_LINE_BYTES
 from troubleshooter.core.logs import (
     ERROR_MARKERS,
@@ -351,6 +351,8 @@ class Matcher:
 
     def feed(self, state: MatchState, no: int, raw_bytes: bytes, following: Sequence[bytes] = ()) -> None:
         """Process one candidate line (with the lines after it, for wrapped lines)."""
+        if state.env.log_date is None and no <= DATE_LINES:
+            state.env.note_date(no, raw_bytes[:DATE_BYTES].decode("utf-8", "replace"))
         info, line, _remember = self._analyse(state, no, raw_bytes, following)
         if line is not None:
             _apply(state, info, no, line)
@@ -518,12 +520,22 @@ class Matcher:
         last_origin: Any = _NOTHING
         slow = state.slow_signatures
         hits_of: dict[LazySignature, SignatureHits] = {}  # this state's hits, looked up once per region
+        # The log's date: looked for on the first lines, whatever the memo remembers of them (a line's date is
+        # no part of what it yields, and the timestamped memo's key leaves it out)
+        env = state.env
+        dating = env.log_date is None and line_base < DATE_LINES
         for s in starts:
             # `count` is the number of lines before `prev`; brought up to `s` only for lines that need a number.
             e = bfind(b"\n", s, end)
             if e < 0:
                 e = end
             cut = e if e - s <= MAX_LINE_BYTES else s + MAX_LINE_BYTES
+            if dating:
+                count += bcount(b"\n", prev, s)
+                prev = s
+                if count < DATE_LINES:
+                    env.note_date(count + 1, bytes(buf[s:min(cut, s + DATE_BYTES)]).decode("utf-8", "replace"))
+                dating = env.log_date is None and count < DATE_LINES
             if ts_match is not None and ts_match(buf, s, cut) is not None:
                 table, key = memo_ts, bytes(buf[s + 21:cut])
             else:

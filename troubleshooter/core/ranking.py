@@ -93,6 +93,9 @@ def score_entry(entry: Entry, hits: EntryHits, env: Environment) -> tuple[float,
         clues.append(f"TensorRT {env.tensorrt_version} is outside the versions this entry concerns ({ap.trt}): demoted")
     elif inside is True and ap.trt:
         clues.append(f"TensorRT {env.tensorrt_version} is in the affected range ({ap.trt})")
+    elif inside is None and ap.trt and env.tensorrt_possible and not any(in_range(r, ap.trt) for r in env.tensorrt_possible):
+        conf *= 0.5
+        clues.append(f"{env.release_text} is outside the versions this entry concerns ({ap.trt}): demoted")
     if ap.precisions and env.precisions:
         wanted = set(ap.precisions)
         have = set(env.precisions)

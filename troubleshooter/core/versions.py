@@ -56,6 +56,70 @@ KNOWN_RELEASES = [
 """Releases offered when the log does not say which one the user has (trt-facts.md §11.1)."""
 
 
+RELEASE_DATES: dict[str, str] = {
+    "5.1": "2019-06-17", "6.0": "2019-09-16", "7.0": "2019-12-18", "7.1": "2020-07-01", "7.2": "2020-10-20",
+    "8.0": "2021-07-02", "8.2": "2021-10-05", "8.4": "2022-06-14", "8.5": "2022-11-01", "8.6": "2023-03-10",
+    "9.0": "2023-08-06", "9.1": "2023-10-18", "9.2": "2023-11-27", "9.3": "2024-02-09", "10.0": "2024-03-27",
+    "10.1": "2024-06-17", "10.2": "2024-07-09", "10.3": "2024-08-02", "10.4": "2024-09-18", "10.5": "2024-09-30",
+    "10.6": "2024-11-05", "10.7": "2024-12-04", "10.8": "2025-01-31", "10.9": "2025-03-10", "10.10": "2025-04-28",
+    "10.11": "2025-05-16", "10.12": "2025-06-10", "10.13": "2025-07-24", "10.14": "2025-11-07", "10.15": "2026-02-02",
+    "10.16": "2026-03-24", "11.0": "2026-06-02", "11.1": "2026-06-24",
+}
+"""The first public date of each TensorRT release: NVIDIA/TensorRT's CHANGELOG.md (an EA where it lists one) or
+its release tag (5.1 to 7.2, 8.0.1, 8.4.1: the CHANGELOG starts at 7.2.1; 8.0 and 8.4 had EA builds it does not
+date). Releases before 5.1 (the first tag) are taken as always out."""
+
+EARLY_ACCESS_DAYS = 120
+"""How long before the date above a release may already have been in users' hands (EA builds, NGC containers):
+a log dated D leaves possible every release dated before D + this margin."""
+
+JETPACK_TENSORRT: dict[str, str] = {"4.6.0": "8.0", "4.6": "8.2", "5.0": "8.4", "5.1": "8.5", "6.0": "8.6", "6.1": "10.3",
+                                    "6.2": "10.3"}
+"""The TensorRT a JetPack release ships (trt-facts.md §11.4: 4.6 -> 8.0.1, 4.6.1/4.6.2 -> 8.2.1, 5.0.2 -> 8.4.1,
+5.1.x -> 8.5.2 and 6.0 -> 8.6 as reporters state them, 6.1 and 6.2 -> 10.3), by major.minor ("4.6.0": 4.6 itself,
+whose point releases brought 8.2). A JetPack before 4.6 ships a TensorRT before 8.0 (4.6 brought 8.0); JetPack 7 is
+not mapped."""
+
+
+def jetpack_ships(jetpack: str) -> list[str] | None:
+    """The releases a JetPack version leaves possible (None: a JetPack this table does not know)."""
+    parts = [int(p) for p in jetpack.split(".")] if re.fullmatch(r"\d+(?:\.\d+){0,2}", jetpack) else []
+    if len(parts) < 2:
+        return None
+    if parts[:2] == [4, 6] and parts[2:] in ([], [0]):
+        return [JETPACK_TENSORRT["4.6.0"]]
+    ships = JETPACK_TENSORRT.get(f"{parts[0]}.{parts[1]}")
+    if ships is not None:
+        return [ships]
+    if parts[0] in (3, 4):
+        return [r for r in ALL_RELEASES if Version(r) < Version("8.0")]
+    return None
+
+
+ALL_RELEASES = ["5.0", *RELEASE_DATES]
+"""Every release (major.minor) the possible-release reasoning knows, oldest first."""
+
+
+def possible_releases(log_date: str | None = None, jetpack: str | None = None) -> list[str]:
+    """The TensorRT releases (major.minor) a log that does not print its release leaves possible: those out by
+    the log's own date (ISO, with `EARLY_ACCESS_DAYS` of margin), those its JetPack ships. [] when neither
+    narrows anything (any release)."""
+    from datetime import date, timedelta
+
+    out = list(ALL_RELEASES)
+    if log_date:
+        try:
+            latest = (date.fromisoformat(log_date) + timedelta(days=EARLY_ACCESS_DAYS)).isoformat()
+        except ValueError:
+            latest = None
+        if latest:
+            out = [r for r in out if RELEASE_DATES.get(r, "") <= latest]
+    ships = jetpack_ships(jetpack) if jetpack else None
+    if ships is not None:
+        out = [r for r in out if r in ships]
+    return [] if out == ALL_RELEASES else out
+
+
 def _from_integer(digits: str) -> str:
     """8601 -> 8.6.1 (8.x / 9.x: major*1000 + minor*100 + patch); 100300 -> 10.3.0 (major*10000 + ...)."""
     if len(digits) == 4:

@@ -191,7 +191,7 @@ def headline(report: Report, *, shared: bool = False) -> str:
     parts = [file_name(report.source.name) if shared else report.source.name]
     if env.front_end:
         parts.append(env.front_end)
-    parts.append(f"TensorRT {env.tensorrt_version}" if env.tensorrt_version else "TensorRT version unknown")
+    parts.append(f"TensorRT {env.tensorrt_version}" if env.tensorrt_version else env.release_text)
     if env.gpu or env.compute_capability:
         gpu = env.gpu or "GPU"
         if env.compute_capability:
