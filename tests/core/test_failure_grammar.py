@@ -132,6 +132,13 @@ ERRORS = [
     ("real cmake, NVIDIA/TensorRT#1522", "Find TensorRT libs at TENSORRT_LIBRARY_INFER-NOTFOUND;TENSORRT_LIBRARY_INFER_PLUGIN-NOTFOUND"),
     ("real CUDA samples deviceQuery, dusty-nv/jetson-inference#1731", "Result = FAIL"),
     ("written C++ terminate", "  what():  std::bad_alloc"),
+    # batch 7's shapes: glibc's assert with the quote a Markdown paste ate, a named component's ERROR line, a message
+    # that opens with its kind of error, "Couldn't"
+    ("real glibc assert, indra4837/yolov4_trt_ros#13", "python3: yolo_layer.cu:71: nvinfer1::YoloLayerPlugin::YoloLayerPlugin"
+     "(const void*, size_t): Assertion d == a + length' failed."),
+    ("real PyCUDA, asmirnou/watsor#29", "PyCUDA ERROR: The context stack was not empty upon module cleanup."),
+    ("real WhisperLive, collabora/WhisperLive#207", "[05/05/2024-23:58:41] Unexpected error: Input audio chunk is too short"),
+    ("real rosrun, wayyeah/PointPillarTensorRT-ROS#2", "[rosrun] Couldn't find executable named pointpillar below /home/***/catkin_ws/src/pointpillar"),
 ]
 
 NOT_ERRORS = [
@@ -156,6 +163,9 @@ NOT_ERRORS = [
     '{"reqId":"req-t","res":{"statusCode":200},"msg":"request completed"}',
     "Result = PASS",
     "Finished  <<< catkin                      [ 4.6 seconds ]",
+    "python3: yolo_layer.cu:71: loading plugin, assertion checks passed",
+    "PyCUDA INFO: context created on device 0",
+    "Unexpected token counts: 0",
 ]
 
 

@@ -145,6 +145,7 @@ _PAYLOAD_ERROR = re.compile(
     r"|\breceived signal SIG[A-Z]+|\bcaught signal \d+|^Fatal Python error:|^Windows fatal exception:"
     r"|^\*\*\* (?:SIGSEGV|SIGABRT)|^\*\*\* Check failure stack trace: \*\*\*|^what\(\):\s|"
     r"\u6bb5\u9519\u8bef|\u6838\u5fc3\u5df2\u8f6c\u50a8|^\u5df2\u653e\u5f03|: Assertion [`'].*' failed"
+    r"|:\d+: .{1,300}?: Assertion [`']?.+' failed\.?$"  # glibc's assert, its opening quote lost in a Markdown paste
     # wrappers that report a failed load: Triton's model table, ONNX Runtime's exceptions and EP errors
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
     r"|\bParameter check failed at: "  # TensorRT's API argument checks (an untagged paste of one, too)
@@ -167,7 +168,8 @@ _PAYLOAD_ERROR = re.compile(
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
     r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
-    r"|\b(?:Could not|could not|Unable to|unable to|Cannot|cannot|Can not|can not) (?:parse|create|load|open|build"
+    r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to|unable to|Cannot|cannot|Can not|can not|Can't|can't)"
+    r" (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
     # Python's OSError text printed alone ("[Errno 2] No such file or directory: '...engine'"), a short "X not found."
     # line, a binary for another CPU ("exec format error"), a server with no GPU, NVIDIA's profilers' error lines
@@ -199,6 +201,10 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:[Aa]rguments? (?:not right|invalid|error)|[Ii]nvalid (?:arguments?|options?|usage)|[Ww]rong (?:number of )?arguments?"
     r"|[Uu]nknown (?:option|argument|flag)|[Uu]nrecognized (?:arguments?|options?))\b"
     r"|\b(?:[Aa]n? )?(?:unexpected |fatal |internal )?error (?:occurred|occured|has occurred|happened)\b"
+    # a message that opens with its kind of error ("Unexpected error: Input audio chunk is too short"), or a named
+    # component's error line ("PyCUDA ERROR: The context stack was not empty upon module cleanup.")
+    r"|^(?:[Uu]nexpected|[Uu]nhandled|[Ff]atal|[Ii]nternal|[Cc]ritical|[Rr]untime) (?:error|exception)\b"
+    r"|^[A-Za-z][\w.-]{1,30} (?:ERROR|FATAL|Fatal error): "
     # a step that says it failed: "Model loading failed", "Load engine file failed: ...", "read x.engine error!",
     # "Error in Build", and a CLI's own failure marks ("× Model loading failed")
     r"|\b(?:[Ll]oad(?:ing)?|[Rr]ead(?:ing)?|[Oo]pen(?:ing)?|[Bb]uild(?:ing)?|[Pp]ars(?:e|ing)|[Cc]reat(?:e|ing)"
@@ -259,7 +265,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Fehler", "erreur", "\u043e\u0448\u0438\u0431\u043a\u0430", "\u30a8\u30e9\u30fc", "errore",
                  "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
                  "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
-                 "Cannot", "cannot", "Can not", "can not", "export failure", "Killed", "\u274c",
+                 "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
+                 "export failure", "Killed", "\u274c",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
