@@ -85,6 +85,15 @@ KIND_LINES = [
     ("** ERROR: <create_primary_gie_bin:120>: Failed to create 'primary_gie'", "jetson", "`primary_gie`",
      "gst-inspect-1.0 -b"),  # first-sight batch 1 (DeepStream)
     ("  ** ERROR: <create_osd_bin:58>: Failed to create 'nvosd0'", "linux", "`nvosd0`", "registry"),  # batch 2
+    # batch 7: the same kinds in other words - TensorFlow's "; No such file", Caffe's "Could not open file", a quote a
+    # paste lost
+    ("tensorflow.python.framework.errors_impl.NotFoundError: ./human_detection/ssd_mobilenet_v1_coco_trt.pb; No such file "
+     "or directory", "jetson", "`./human_detection/ssd_mobilenet_v1_coco_trt.pb`", "ls -l"),  # dataplayer12/homesecurity#6
+    ("CaffeParser: Could not open file ../../model/MobileNetSSD_deploy.caffemodel", "linux",
+     "`../../model/MobileNetSSD_deploy.caffemodel`", "ls -l"),  # Ghustwb/MobileNet-SSD-TensorRT#25
+    ("PermissionError: [Errno 13] Permission denied: 'human-pose-estimation-3d-trt.pth", "linux",
+     "`human-pose-estimation-3d-trt.pth`", "id"),  # Daniil-Osokin/lightweight-human-pose-estimation-3d-demo.pytorch#77
+    ("ModuleNotFoundError: No module named 'pycocotools", "jetson", "`pycocotools`", "sys.executable"),  # jkjung-avt/tensorrt_demos#567
 ]
 
 

@@ -106,7 +106,7 @@ def _rx(pattern: str) -> regex.Pattern[str]:
 
 
 _KINDS: tuple[_Kind, ...] = (
-    _Kind(_rx(r"No module named '(?P<name>[\w.]+)'"),
+    _Kind(_rx(r"No module named '(?P<name>[\w.]+)'?"),
           "Python cannot import `{name}` in the interpreter that ran. If it is a package, install it into that "
           "interpreter (its path is the first command's answer); if it is the project's own module, run from the "
           "project's folder or install the project (`pip install -e .`).",
@@ -153,9 +153,10 @@ _KINDS: tuple[_Kind, ...] = (
           "The configuration file[[ `{name}`]] does not parse[[ (line {line})]]: open it at that line; the mistake "
           "is usually an indentation, a tab or a missing colon or quote.",
           None),
-    _Kind(_rx(r"(?:No such file or directory|cannot open file|[Ff]ailed to (?:open|load|read) (?:\w+ )?file)"
+    _Kind(_rx(r"(?:No such file or directory|(?:cannot|[Cc]ould not|[Uu]nable to) open file|cannot stat"
+              r"|[Ff]ailed to (?:open|load|read) (?:\w+ )?file)"
               r"[:\s'\"]{0,4}(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"
-              r"|(?:^|\s)(?P<name>[^\s'\":]*[/\\.][^\s'\":]*): (?:No such file or directory|cannot open)"
+              r"|(?:^|\s)(?P<name>[^\s'\":;]*[/\\.][^\s'\":;]*)[:;] (?:No such file or directory|cannot open)"
               r"|[\"'](?P<name>[^\"']*[/\\][^\"']*)[\"']\W{0,3}(?:\(?No such file or directory|not found|does not exist)"),
           "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
           "program runs in) and that the step that makes or downloads the file ran and succeeded.",
@@ -176,7 +177,7 @@ _KINDS: tuple[_Kind, ...] = (
           "A download or request failed on the network[[ (`{name}`)]]: check that this machine (or container) reaches it "
           "- proxy, DNS, a firewall, or an expired or missing API key for that service.",
           None),
-    _Kind(_rx(r"(?P<name>/[^\s:'\"]+)['\"]?: Permission denied|Permission denied: '(?P<name>[^']+)'"),
+    _Kind(_rx(r"(?P<name>/[^\s:'\"]+)['\"]?: Permission denied|Permission denied: '(?P<name>[^'\s]+)'?"),
           "The program may not read or write `{name}`: check its owner and mode (a file made by root in a container, "
           "a read-only mount).",
           "ls -l {name}; id"),
