@@ -135,6 +135,19 @@ _LEVEL_FIELD = re.compile(
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
+_FALLBACK = re.compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b")
+"""A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"): the words
+of a failure, on a line that reports none."""
+_PARSER_FRAME = re.compile(
+    r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$")
+"""The ONNX parser's dump of the node it failed on, each line under the error tag ("--- Begin node ---", its inputs,
+name and op type): a failure (the parser dumps only the node it failed on), but the context of the error line that
+says why, which leads instead (`is_parser_frame`)."""
+
+
+def is_parser_frame(text: str) -> bool:
+    """Is this line the ONNX parser's dump of its failing node (`_PARSER_FRAME`)?"""
+    return "ModelImporter" in text and _PARSER_FRAME.search(text) is not None
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
 _WHAT = re.compile(r"what\(\):\s")
 """The message of the C++ exception that ended the program, on the line after "terminate called ..."."""
@@ -482,7 +495,7 @@ def payload_level(level: Level | None, text: str) -> Level | None:
     """The level a line's payload gives it: severity tags lie. An error payload under a warning tag
     (wrappers) or with no tag is an error; so are failure words on a line with no tag at all."""
     if level is None:
-        if _PAYLOAD_ERROR.search(text) or _UNTAGGED_FAILURE.search(text):
+        if _PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)):
             return Level.ERROR
     elif level is Level.WARNING and _PAYLOAD_ERROR.search(text):
         return Level.ERROR
