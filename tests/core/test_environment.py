@@ -134,6 +134,10 @@ def test_platform_override() -> None:
     ("apt-get install -y tensorrt=10.13.3.9-1+cuda12.9 'python3-libnvinfer*=10.13.3.9-1+cuda12.9'", "10.13.3"),
     ("subprocess.CalledProcessError: Command '['pip.exe', 'install', 'tensorrt_libs==9.0.1.post11.dev4']' returned "
      "non-zero exit status 1.", "9.0.1"),
+    # real: first-sight batch 7 (unread at first sight): Paddle's integer of one digit per part, a JSON-escaped path
+    ("W0112 13:48:25.660892  6355 tensorrt_subgraph_pass.cc:293] The Paddle lib links the 7216 version TensorRT, make "
+     "sure the runtime TensorRT you are using is no less than this version", "7.2.1"),  # PaddlePaddle/Paddle#30350
+    ('    "nvinfer": "C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\TensorRT\\\\v8.6\\\\lib",', "8.6"),  # laugh12321/TensorRT-YOLO#91
 ])
 def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
     assert diagnose(line).environment.tensorrt_version == version

@@ -79,7 +79,10 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("nv-tensorrt-",),
        r"nv-tensorrt-(?:local-)?repo-[\w.-]*?(?:trt|-)(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)-(?:ga|cuda)\b", _short, 1),
     # an install folder or a build path: "TensorRT\v8.4.2.4\include", ".../TensorRT/helpers/rel-7.1/..."
-    _p("tensorrt_version", ("TensorRT\\v", "TensorRT/v"), r"TensorRT[\\/]v" + _V, _short, 1),
+    _p("tensorrt_version", ("TensorRT\\v", "TensorRT/v", "TensorRT\\\\v"), r"TensorRT(?:[\\/]|\\\\)v" + _V, _short, 1),
+    # Paddle Inference: "The Paddle lib links the 7216 version TensorRT" (major, minor, patch and build, a digit each)
+    _p("tensorrt_version", ("version TensorRT",), r"links the (?P<v>[5-9]\d{3}) version TensorRT",
+       lambda m: ".".join(m.group("v")[:3]), 1),
     _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
