@@ -307,3 +307,11 @@ def test_a_step_for_releases_the_logs_date_rules_out_is_not_shown() -> None:
     assert "If the engine came from an older TensorRT, rebuild it" in titles(undated)
     assert "If the engine came from an older TensorRT, rebuild it" not in titles(dated)
     assert dated.version_advice is not None and dated.version_advice.startswith("TensorRT 7.2 or older")
+
+
+def test_any_dll_or_the_windows_loader_says_windows() -> None:
+    """NickSwardh/YoloDotNet#21 (batch 7): a one-line paste whose only path the user shortened to 'path\\'."""
+    line = ('onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" '
+            'when trying to load "path\\onnxruntime_providers_tensorrt.dll"\n')
+    assert env_of(line).platform == "windows"
+    assert env_of("[I] Loading libnvinfer_plugin.so.10 from /usr/lib/x86_64-linux-gnu\n").platform == "linux"

@@ -153,7 +153,8 @@ DATE_BYTES = 200
 
 _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
-_WINDOWS = re.compile(r"\b[A-Z]:\\|\bnvinfer(?:_\d+)?\.dll\b|\.exe\b|PS [A-Z]:\\")
+# Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
+_WINDOWS = re.compile(r"\b[A-Z]:\\|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b")
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
 _ARM = re.compile(r"\baarch64\b|\barm64\b")
@@ -164,7 +165,8 @@ _X86 = re.compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
-                     "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "/usr/", "/opt/", "/home/", "/workspace/", ".so.",
+                     "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "LoadLibrary", "/usr/", "/opt/", "/home/", "/workspace/",
+                     ".so.",
                      "x86_64", "amd64", "GeForce", "RTX", "GTX", "Tesla ", "Quadro", "NVIDIA-SMI", "Driver Version: ", "PCIe",
                      "SXM", "H100", "A100",
                      "aarch64", "arm64", "sbsa", "SBSA", "Grace", "GH200", "GB200", "GB10")
