@@ -315,3 +315,18 @@ def test_any_dll_or_the_windows_loader_says_windows() -> None:
             'when trying to load "path\\onnxruntime_providers_tensorrt.dll"\n')
     assert env_of(line).platform == "windows"
     assert env_of("[I] Loading libnvinfer_plugin.so.10 from /usr/lib/x86_64-linux-gnu\n").platform == "linux"
+
+
+@pytest.mark.parametrize("line", [
+    # dusty-nv/jetson-inference#57 (batch 7): the Jetson camera's GStreamer pipeline
+    'nvcamerasrc fpsRange="30.0 30.0" ! video/x-raw(memory:NVMM), width=(int)1280, height=(int)720, format=(string)NV12 ! '
+    "nvvidconv flip-method=2 ! video/x-raw ! appsink",
+])
+def test_the_jetsons_own_camera_elements_say_jetson(line: str) -> None:
+    assert env_of(line + "\n").platform == "jetson"
+
+
+def test_an_apps_hint_about_the_jetson_camera_is_no_jetson() -> None:
+    """nwesem/mtcnn_facenet_cpp_tensorRT#20 (batch 7): an app written for the Jetson's CSI camera prints this hint on
+    a laptop with an RTX 2060 too."""
+    assert env_of(" Try restarting nvargus-daemon by doing: sudo systemctl restart nvargus-daemon\n").platform != "jetson"

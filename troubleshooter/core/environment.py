@@ -151,7 +151,9 @@ is read: whole or in parallel chunks)."""
 DATE_BYTES = 200
 """Where in a line a timestamp may be: its first bytes."""
 
-_JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected")
+# Jetson: its boards and software; its own camera and video-conversion GStreamer elements (a dGPU has none of them)
+_JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected"
+                     r"|\bnv(?:argus)?camerasrc\b|\bnvvidconv\b")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
 _WINDOWS = re.compile(r"\b[A-Z]:\\|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b")
@@ -164,6 +166,7 @@ _X86 = re.compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [
                   r"|\bDriver Version: \d|\b[AHL]\d{2,3}(?:-\w+)? (?:PCIe|SXM)|\bH100\b|\bA100\b")
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
+                     "camerasrc", "nvvidconv",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
                      "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "LoadLibrary", "/usr/", "/opt/", "/home/", "/workspace/",
                      ".so.",
