@@ -138,6 +138,9 @@ ERRORS = [
      "(const void*, size_t): Assertion d == a + length' failed."),
     ("real PyCUDA, asmirnou/watsor#29", "PyCUDA ERROR: The context stack was not empty upon module cleanup."),
     ("real WhisperLive, collabora/WhisperLive#207", "[05/05/2024-23:58:41] Unexpected error: Input audio chunk is too short"),
+    ("real Clara AIAA, NVIDIA/ai-assisted-annotation-client#62 (batch 8): an exception behind bracketed time and pid fields",
+     "[2020-11-09 21:15:36.127404] [pid 314:tid 140079523043072] TimeoutError: Unable to get status for "
+     "'clara_train_covid19_ct_lung_seg'"),
     ("real rosrun, wayyeah/PointPillarTensorRT-ROS#2", "[rosrun] Couldn't find executable named pointpillar below /home/***/catkin_ws/src/pointpillar"),
 ]
 
@@ -165,6 +168,7 @@ NOT_ERRORS = [
     "Finished  <<< catkin                      [ 4.6 seconds ]",
     "python3: yolo_layer.cu:71: loading plugin, assertion checks passed",
     "PyCUDA INFO: context created on device 0",
+    "[2020-11-09 21:15:36.127364] [pid 314:tid 140079523043072]   File \"apps/aas/trtis/trtis_session.py\", line 41, in __init__",
     "failed to import ttsfrd, use WeTextProcessing instead",  # real, QwenAudio/CosyVoice#877 (batch 7)
     "Unexpected token counts: 0",
 ]

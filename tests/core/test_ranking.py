@@ -400,3 +400,20 @@ def test_one_joiner_for_unfinished_and_long_lines() -> None:
     for prefixed in (b"[W] more", b"svc-1  | more", b"ERROR: more"):
         assert _joinings(short, [prefixed], unfinished=True) == []
         assert _joinings(long, [prefixed], unfinished=False) == []
+
+
+def test_an_int8_entry_is_ruled_out_by_the_logs_own_fp16_trtexec_command() -> None:
+    """NVIDIA-AI-IOT/Lidar_AI_Solution#34 (first-sight batch 8): trtexec's own command line says --fp16 only, so the
+    missing kernel cannot be an INT8 one; the same lines with --int8 keep the INT8 entry."""
+    from troubleshooter import diagnose
+
+    log = ("[05/25/2023-10:19:15] [E] Error[10]: [optimizer.cpp::computeCosts::1855] Error Code 10: Internal Error (Could "
+           "not find any implementation for node /neck/deblocks.1/deblocks.1.0/ConvTranspose + "
+           "/neck/deblocks.1/deblocks.1.1/BatchNormalization + /neck/deblocks.1/deblocks.1.2/Relu.)\n"
+           "[05/25/2023-10:19:15] [E] Error[2]: [builder.cpp::buildSerializedNetwork::417] Error Code 2: Internal Error "
+           "(Assertion enginePtr != nullptr failed.)\n"
+           "&&&& FAILED TensorRT.trtexec [TensorRT v8503] # /home/lin/workspace/TensorRT-8.5.3.1/bin/trtexec "
+           "--onnx=model/rpn_centerhead_sim_export.onnx --saveEngine=model/rpn_centerhead_sim.plan.8503 --workspace=4096 "
+           "--fp16 --outputIOFormats=fp16:chw --inputIOFormats=fp16:chw\n")
+    assert "int8-grouped-conv-alignment" not in [d.id for d in diagnose(log).diagnoses]
+    assert "int8-grouped-conv-alignment" in [d.id for d in diagnose(log.replace("--fp16 ", "--fp16 --int8 ")).diagnoses]

@@ -148,6 +148,8 @@ says why, which leads instead (`is_parser_frame`)."""
 def is_parser_frame(text: str) -> bool:
     """Is this line the ONNX parser's dump of its failing node (`_PARSER_FRAME`)?"""
     return "ModelImporter" in text and _PARSER_FRAME.search(text) is not None
+_BRACKETED_FIELDS = re.compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
+"""Bracketed fields before a message (a time, a process and thread id) that no prefix rule knows."""
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
 _WHAT = re.compile(r"what\(\):\s")
 """The message of the C++ exception that ended the program, on the line after "terminate called ..."."""
@@ -410,6 +412,7 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
     bare = _BARE_LEVEL.match
     traceback_, terminate, exception = _TRACEBACK.match, _TERMINATE.match, _EXCEPTION.match
     level_field = _LEVEL_FIELD.search
+    brackets = _BRACKETED_FIELDS.match
     payload = _PAYLOAD_ERROR.search
     error, warning, info = Level.ERROR, Level.WARNING, Level.INFO
     payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
@@ -453,6 +456,11 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
             elif traceback_(rest) or terminate(rest) or exception(rest):
                 level = error
                 origin = origin or "traceback"
+            elif rest[:1] == "[" and (mb := brackets(rest)) is not None and exception(rest, mb.end()):
+                # behind bracketed fields no rule knows: "[2020-11-09 21:15:36.127] [pid 314:tid 1400] TimeoutError: ..."
+                level = error
+                origin = origin or "traceback"
+                rest = rest[mb.end():]
             elif "\\n" in rest and any(exception(piece.strip()) for piece in rest.split("\\n")):
                 level = error  # a repr'd message pasted as one line: "In user code:\n\n    InvalidArgumentError: ..."
                 origin = origin or "traceback"

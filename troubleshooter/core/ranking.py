@@ -243,6 +243,19 @@ def _causes_before_consequences(found: list[Diagnosis], entries: dict[str, Entry
     return found
 
 
+def _precision_ruled_out(entry: Entry, env: Environment) -> bool:
+    """An entry about precisions (INT8) that the log's own trtexec command line rules out: trtexec builds only the
+    precisions its flags enable, so a `--fp16` build cannot be failing for an INT8 kernel (a strongly typed
+    network takes its precisions from the model instead, and is never ruled out)."""
+    wanted = set(entry.applies.precisions)
+    if not wanted or not env.command or "trtexec" not in env.command:
+        return False
+    have = set(env.precisions)
+    if "best" in have:
+        have |= {"int8", "fp16"}
+    return "strongly-typed" not in have and not wanted & have
+
+
 def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:
     """All diagnoses, root cause first."""
     found: list[Diagnosis] = []
@@ -250,7 +263,7 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
         entry = entries[entry_id]
         hits = state.hits[entry_id]
         ok, _why = fires(entry, hits)
-        if ok:
+        if ok and not _precision_ruled_out(entry, env):
             found.append(build_diagnosis(entry, hits, env))
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
 
