@@ -330,3 +330,16 @@ def test_an_apps_hint_about_the_jetson_camera_is_no_jetson() -> None:
     """nwesem/mtcnn_facenet_cpp_tensorRT#20 (batch 7): an app written for the Jetson's CSI camera prints this hint on
     a laptop with an RTX 2060 too."""
     assert env_of(" Try restarting nvargus-daemon by doing: sudo systemctl restart nvargus-daemon\n").platform != "jetson"
+
+
+def test_batch_8s_shapes_a_release_folder_a_lowercase_drive_and_a_folder_named_paddle() -> None:
+    """First-sight batch 8: a source path with a release folder (Qiuzhongyuan/pointpillars_pytorch_trt#9); a Windows path on a
+    lowercase drive inside a folder the user called paddle, which is not Paddle Inference
+    (mingj2021/segment-anything-tensorrt#1)."""
+    assert env_of("ERROR: /share/trt/TensorRT7.2/parsers/onnx/builtin_op_importers.cpp:4208 In function "
+                  "importVoxelGeneratorV1:\n").tensorrt_version == "7.2"
+    env = env_of('  File "e:\\git\\paddle\\segment-anything\\exportRT.py", line 117, in <module>\n')
+    assert env.platform == "windows"
+    assert env.front_end != "paddle-inference"
+    paddle = "W0112 13:48:25.660892  6355 helper.h:127] paddle/fluid/inference/tensorrt/engine.cc:301 error\n"
+    assert env_of(paddle).front_end == "paddle-inference"

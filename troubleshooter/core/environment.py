@@ -84,6 +84,8 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("version TensorRT",), r"links the (?P<v>[5-9]\d{3}) version TensorRT",
        lambda m: ".".join(m.group("v")[:3]), 1),
     _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
+    # a folder named after the release in a source path: "/share/trt/TensorRT7.2/parsers/onnx/builtin_op_importers.cpp"
+    _p("tensorrt_version", ("/TensorRT", "\\TensorRT"), r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
@@ -156,7 +158,7 @@ _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
                      r"|\bnv(?:argus)?camerasrc\b|\bnvvidconv\b")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
-_WINDOWS = re.compile(r"\b[A-Z]:\\|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b")
+_WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b")
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
 _ARM = re.compile(r"\baarch64\b|\barm64\b")
@@ -214,7 +216,10 @@ _FRONT_ENDS = [
     (re.compile(r"\bmmdeploy\b"), "mmdeploy"),
     (re.compile(r"jetson[-_.]inference|jetson_utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
-    (re.compile(r"[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b|paddle_inference|paddle::|(?:\b|_)pd_op\.\w"), "paddle-inference"),
+    # Paddle by name, its C++ namespace or its own source tree ("paddle/fluid/...", "paddle/phi/..."); not a folder
+    # of the user's that happens to be called paddle ("e:\\git\\paddle\\segment-anything\\...")
+    (re.compile(r"(?<![\\/])[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b(?![\\/])|paddle[\\/](?:fluid|phi)\b|paddle_inference"
+                r"|paddle::|(?:\b|_)pd_op\.\w"), "paddle-inference"),
     (re.compile(r"\btorch2trt\b"), "torch2trt"),
     (re.compile(r"[Pp]olygraphy"), "polygraphy"),
     (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
