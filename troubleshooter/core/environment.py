@@ -85,7 +85,8 @@ FACTS: list[FactPattern] = [
        lambda m: ".".join(m.group("v")[:3]), 1),
     _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
     # a folder named after the release in a source path: "/share/trt/TensorRT7.2/parsers/onnx/builtin_op_importers.cpp"
-    _p("tensorrt_version", ("/TensorRT", "\\TensorRT"), r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
+    _p("tensorrt_version", ("/TensorRT", "\\TensorRT"),
+       r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
