@@ -234,3 +234,14 @@ def test_the_parsers_node_dump_is_a_failure_but_the_line_that_says_why_leads() -
     assert full.diagnoses[0].id == "onnx-unsupported-op"
     alone = diagnose(dump)
     assert alone.failure and alone.first_error is not None and "Begin node" in alone.first_error.text
+
+
+def test_the_parsers_in_function_header_does_not_lead_ahead_of_the_line_that_says_why() -> None:
+    """deepinsight/insightface#1274 (batch 7): the TensorRT 7 parser's 'In function importNode:' header, then the
+    reason."""
+    log = ("While parsing node number 5 [PRelu -> \"relu0\"]:\n"
+           "ERROR: /opt/onnx-tensorrt/ModelImporter.cpp:143 In function importNode:\n"
+           "[8] No importer registered for op: PRelu\n")
+    report = diagnose(log)
+    assert report.failure and report.first_error is None
+    assert report.diagnoses[0].id == "onnx-unsupported-op"

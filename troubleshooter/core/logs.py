@@ -139,7 +139,10 @@ _FALLBACK = re.compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b")
 """A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"): the words
 of a failure, on a line that reports none."""
 _PARSER_FRAME = re.compile(
-    r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$")
+    r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$"
+    # the header of the parser's error ("ERROR: /opt/onnx-tensorrt/ModelImporter.cpp:143 In function importNode:"): the
+    # next line says what failed
+    r"|(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils)\.cpp:\d+ In function \w+:?\s*$")
 """The ONNX parser's dump of the node it failed on, each line under the error tag ("--- Begin node ---", its inputs,
 name and op type): a failure (the parser dumps only the node it failed on), but the context of the error line that
 says why, which leads instead (`is_parser_frame`)."""
@@ -147,7 +150,7 @@ says why, which leads instead (`is_parser_frame`)."""
 
 def is_parser_frame(text: str) -> bool:
     """Is this line the ONNX parser's dump of its failing node (`_PARSER_FRAME`)?"""
-    return "ModelImporter" in text and _PARSER_FRAME.search(text) is not None
+    return ("ModelImporter" in text or "In function" in text) and _PARSER_FRAME.search(text) is not None
 _BRACKETED_FIELDS = re.compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
 """Bracketed fields before a message (a time, a process and thread id) that no prefix rule knows."""
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
