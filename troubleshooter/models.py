@@ -83,6 +83,10 @@ class Environment(_Frozen):
         description="Other platforms the log does not rule out: a Linux path with nothing x86 about it is also a "
         "Jetson's. Fix steps for them are shown too, each saying whom it is for.")
     jetpack: str | None = Field(default=None, description="JetPack version when the log names it.")
+    language: Literal["python", "cpp"] | None = Field(
+        default=None, description="The language of the program that failed, when its error lines show it: python (a "
+        "Python traceback or exception line), cpp (a C++ exception's terminate/what(), or the program's own C++ source "
+        "in an error line). Fix steps in the other language are left out.")
     log_date: str | None = Field(default=None, description="The date the log's own timestamps give (ISO, the first "
                                  "dated line), when they carry a year.")
     tensorrt_possible: list[str] = Field(

@@ -83,3 +83,34 @@ def test_an_unknown_release_in_a_command_is_a_placeholder_and_in_prose_is_said()
     vals = template_values({}, Environment())
     assert fill('pip install "tensorrt=={tensorrt_version}.*"', vals, "bash") == 'pip install "tensorrt==<tensorrt_version>.*"'
     assert fill("On TensorRT {tensorrt_version} this fails.", vals) == "On your TensorRT this fails."
+
+
+def test_a_c_plus_plus_program_gets_no_python_snippet_and_a_python_one_no_cpp() -> None:
+    """CaoWGG/TensorRT-CenterNet#23 (first-sight batch 7, its real line): a C++ demo's own source in its CUDA error
+    line; a Python form of the same error (a traceback, written for this test) keeps the Python snippet and loses
+    the C++ one."""
+    from troubleshooter import diagnose
+
+    cpp = CENTERNET_23 + "\n"
+    report = diagnose(cpp)
+    assert report.environment.language == "cpp"
+    langs = [s.command.lang for f in report.diagnoses[0].fixes for s in f.detail if s.command]
+    assert "python" not in langs
+    py = ("Traceback (most recent call last):\n  File \"infer.py\", line 40, in <module>\n"
+          "pycuda._driver.LogicError: cuMemcpyDtoH failed: an illegal memory access was encountered\n")
+    report = diagnose(py)
+    assert report.environment.language == "python"
+    langs = [s.command.lang for f in report.diagnoses[0].fixes for s in f.detail if s.command]
+    assert "cpp" not in langs and "python" in langs
+
+
+def test_tensorrts_own_sources_do_not_make_a_log_cpp() -> None:
+    from troubleshooter import diagnose
+
+    line = ("[E] [TRT] ModelImporter.cpp:720: While parsing node number 5 [Pad]:\n"
+            "ERROR: builtin_op_importers.cpp:2984 In function importPad:\n"
+            "[8] Assertion failed: inputs.at(1).is_weights()\n")
+    assert diagnose(line).environment.language is None
+
+
+CENTERNET_23 = "CUDA error 700 at /var/host_share/TensorRT-CenterNet/src/ctdetNet.cpp:163runDet: /var/host_share/TensorRT-CenterNet/src/ctdetNet.cpp:163: void ctdet::ctdetNet::doInference(const void*, void*): Assertion `0' failed."

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from troubleshooter.core.state import EntryHits
@@ -121,6 +121,19 @@ def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[st
     return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
 
 
+_OTHER_LANGUAGES = {"cpp": ("python",), "python": ("cpp", "cmake")}
+
+
+def _other_languages(entry: Entry, env: Environment, fits: Callable[[Any], bool]) -> tuple[str, ...]:
+    """The code languages of steps to leave out: those of the other language than the failing program's (a Python
+    snippet for a C++ demo), unless that leaves the entry without a fix."""
+    other = _OTHER_LANGUAGES.get(env.language or "", ())
+    if other and not any(fits(fx) and any(fits(st) and (st.lang or "").lower() not in other for st in fx.steps)
+                         for fx in entry.fixes):
+        return ()
+    return other
+
+
 def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Collection[str] = ()) -> list[Fix]:
     """The fixes for this version and for what the log showed (`matched`: the signature ids that matched)."""
     version = env.tensorrt_version
@@ -154,6 +167,11 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     def specific(spec: Any) -> bool:
         return bool(spec.when) or bool(spec.front_ends)
 
+    other = _other_languages(entry, env, fits)
+
+    def in_language(step: Any) -> bool:
+        return (step.lang or "").lower() not in other
+
     out: list[tuple[int, int, Fix]] = []
     for fx in entry.fixes:
         if not fits(fx):
@@ -161,7 +179,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
         steps: list[str] = []
         detail: list[FixStep] = []
         for step in fx.steps:
-            if not fits(step):
+            if not fits(step) or not in_language(step):
                 continue
             text = fill(step.text.strip(), vals)
             releases = step.versions or fx.versions if version is None else None

@@ -8,15 +8,16 @@ The one place the steps after matching run, in order; `api` only adds what the r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.core.ranking import fires, rank
 from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
-from troubleshooter.models import Diagnosis, Environment, Unexplained
+from troubleshooter.models import Diagnosis, Environment, LogLine, Unexplained
 
 if TYPE_CHECKING:
     from troubleshooter.kb.stacks import Stack
@@ -40,6 +41,36 @@ class Findings:
     """What the core has to say about its own work (no failure seen, error lines left unexamined)."""
 
 
+_PYTHON_LINE = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
+                          r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+_CPP_LINE = re.compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
+                       r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu):\d+\b")
+_TENSORRT_SOURCES = re.compile(
+    r"(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils|onnx2trt_utils|ShapedWeights|OnnxAttrs"
+    r"|NvOnnxParser|onnxOpCheckers|runtime|builder|optimizer|network|caskUtils|pluginV2Runner|engine|executionContext"
+    r"|cudaDriverHelpers|helpers|checkMacrosPlugin|stdArchiveReader|safeDeserialize\w*|serializationUtils|\w*Layer"
+    r"|\w*Runner|\w*Builder|\w*Allocator|myelin\w*|tacticOptimizer|virtualMemoryBuffer|resources|api)$")
+"""Source files of TensorRT and its ONNX parser that its own messages name: no sign of the user's C++ program."""
+
+
+def program_language(lines: Iterable[LogLine]) -> Literal["python", "cpp"] | None:
+    """The language of the program that failed, from its error lines: a Python traceback or exception line says
+    python; a C++ exception's terminate/what(), or a C++ source of the program's own (not TensorRT's) says cpp;
+    None when neither, or both, show."""
+    python = cpp = False
+    for line in lines:
+        text = line.text
+        if _PYTHON_LINE.search(text):
+            python = True
+            continue
+        m = _CPP_LINE.search(text)
+        if m is not None and (m.group("file") is None or not _TENSORRT_SOURCES.match(m.group("file"))):
+            cpp = True
+    if python == cpp:
+        return None
+    return "python" if python else "cpp"
+
+
 def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggestions, *,
              trt_version: str | None = None, platform: str | None = None, read_lines: bool = True,
              stack_of: StackOf | None = None) -> Findings:
@@ -47,6 +78,9 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
     `read_lines`: the log had lines at all (an empty one gets no "nothing found" note); `stack_of`: the
     stack files, for the first error's next steps (None: generic steps)."""
     env = state.env.result(trt_version, platform)
+    language = program_language(line for line, _ids in state.error_lines)
+    if language is not None:
+        env = env.model_copy(update={"language": language})
     diagnoses = rank(entries, state, env)
     # An error line is explained by an entry that fired on it, not by one whose support or exclude merely
     # matched it (an out-of-memory support on "Could not find any implementation" with no memory line).
