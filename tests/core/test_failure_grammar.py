@@ -245,3 +245,13 @@ def test_the_parsers_in_function_header_does_not_lead_ahead_of_the_line_that_say
     report = diagnose(log)
     assert report.failure and report.first_error is None
     assert report.diagnoses[0].id == "onnx-unsupported-op"
+
+
+PADDLESHARP_132 = ['C++ Traceback (most recent call last):', '--------------------------------------', 'Not support stack backtrace yet.', '', '----------------------', 'Error Message Summary:', '----------------------', 'PreconditionNotMetError: To use Paddle-TensorRT, please compile with TENSORRT first. (at D:\\a\\PaddleSharp\\PaddleSharp\\paddle-src\\paddle\\fluid\\inference\\api\\analysis_config.cc:787)']
+"""sdcb/PaddleSharp#132 (first-sight batch 8): Paddle's error report, its headers before the message."""
+
+
+def test_paddles_report_headers_do_not_lead_ahead_of_its_message() -> None:
+    report = diagnose("\n".join(PADDLESHARP_132) + "\n")
+    assert report.failure and report.first_error is None
+    assert report.diagnoses[0].id == "paddle-built-without-tensorrt"

@@ -142,7 +142,9 @@ _PARSER_FRAME = re.compile(
     r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$"
     # the header of the parser's error ("ERROR: /opt/onnx-tensorrt/ModelImporter.cpp:143 In function importNode:"): the
     # next line says what failed
-    r"|(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils)\.cpp:\d+ In function \w+:?\s*$")
+    r"|(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils)\.cpp:\d+ In function \w+:?\s*$"
+    # Paddle's error report: its C++ traceback's header and the summary's header, before the message itself
+    r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$")
 """The ONNX parser's dump of the node it failed on, each line under the error tag ("--- Begin node ---", its inputs,
 name and op type): a failure (the parser dumps only the node it failed on), but the context of the error line that
 says why, which leads instead (`is_parser_frame`)."""
@@ -150,7 +152,8 @@ says why, which leads instead (`is_parser_frame`)."""
 
 def is_parser_frame(text: str) -> bool:
     """Is this line the ONNX parser's dump of its failing node (`_PARSER_FRAME`)?"""
-    return ("ModelImporter" in text or "In function" in text) and _PARSER_FRAME.search(text) is not None
+    return ("ModelImporter" in text or "In function" in text or "C++ Traceback" in text or "Summary:" in text) and (
+        _PARSER_FRAME.search(text) is not None)
 _BRACKETED_FIELDS = re.compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
 """Bracketed fields before a message (a time, a process and thread id) that no prefix rule knows."""
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
