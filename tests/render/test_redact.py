@@ -247,8 +247,9 @@ def test_the_fields_once_left_out_are_redacted() -> None:
 
 
 def test_the_same_line_is_redacted_the_same_everywhere() -> None:
-    """A line that is both the first unexplained error and the report's lead reads the same in both."""
-    report = diagnose("Error: Pass tensorrt_subgraph_pass has not been registered at "
+    """A line that is both the first unexplained error and the report's lead reads the same in both (a line written
+    in Paddle's shape: its real 'tensorrt_subgraph_pass' form is explained by paddle-built-without-tensorrt now)."""
+    report = diagnose("Error: Pass my_private_pass has not been registered at "
                       "(D:\\1.8.1\\paddle\\paddle/fluid/framework/ir/pass.h:201)\n")
     assert report.first_error is not None and report.unexplained
     redacted = redact_report(report, names=True)
