@@ -93,6 +93,11 @@ KIND_LINES = [
      "`../../model/MobileNetSSD_deploy.caffemodel`", "ls -l"),  # Ghustwb/MobileNet-SSD-TensorRT#25
     ("PermissionError: [Errno 13] Permission denied: 'human-pose-estimation-3d-trt.pth", "linux",
      "`human-pose-estimation-3d-trt.pth`", "id"),  # Daniil-Osokin/lightweight-human-pose-estimation-3d-demo.pytorch#77
+    ("/data/Downloads/tensorrtx/retinaface/calibrator.cpp:4:10: fatal error: opencv2/dnn/dnn.hpp: No such file or directory",
+     "linux", "`opencv2/dnn/dnn.hpp`", "find / -path '*/'opencv2/dnn/dnn.hpp"),  # wang-xinyu/tensorrtx#373 (batch 8)
+    ("ERROR: file:///home/zyx/code/FlashOCC/mmdeploy/build does not appear to be a Python project: neither 'setup.py' "
+     "nor 'pyproject.toml' found.", "linux", "setup.py", "pip install -e"),  # Yzichen/FlashOCC#38 (batch 8)
+    ("error: incomplete-download", "linux", "network", None),  # community-scripts/ProxmoxVE#5703 (batch 8)
     ("ModuleNotFoundError: No module named 'pycocotools", "jetson", "`pycocotools`", "sys.executable"),  # jkjung-avt/tensorrt_demos#567
 ]
 

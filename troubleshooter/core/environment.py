@@ -209,12 +209,13 @@ _FRONT_ENDS = [
                 r"|<create_\w+_bin(?::\d+)?>"), "deepstream"),  # deepstream-app's own errors: "<create_primary_gie_bin:120>"
     (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
     (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch"), "torch-tensorrt"),
+    # mmdeploy runs ONNX Runtime and TensorRT as its backends (its own targets: mmdeploy_onnxruntime_ops)
+    (re.compile(r"\bmmdeploy(?:\b|_)"), "mmdeploy"),
     (re.compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
     (re.compile(r"TF-TRT|TrtGraphConverter|TRTEngineOp|tensorflow/compiler/tf2tensorrt|trt_convert"), "tf-trt"),
     (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"),
      "ultralytics"),
     (re.compile(r"ComfyUI|comfy[/\\._]"), "comfyui"),
-    (re.compile(r"\bmmdeploy\b"), "mmdeploy"),
     (re.compile(r"jetson[-_.]inference|jetson_utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
     # Paddle by name, its C++ namespace or its own source tree ("paddle/fluid/...", "paddle/phi/..."); not a folder

@@ -153,6 +153,16 @@ _KINDS: tuple[_Kind, ...] = (
           "The configuration file[[ `{name}`]] does not parse[[ (line {line})]]: open it at that line; the mistake "
           "is usually an indentation, a tab or a missing colon or quote.",
           None),
+    _Kind(_rx(r"fatal error: (?P<name>[\w./+-]+\.(?:h|hh|hpp|hxx|cuh)): No such file or directory"),
+          "The compiler cannot find the header `{name}`: the library it belongs to is not installed with its headers, "
+          "or was built without that part (OpenCV without its dnn module, DeepStream's sources not installed), or its "
+          "include folder is not given to the build (-I, include_directories, CPATH). Find which package holds it.",
+          "find / -path '*/'{name} 2>/dev/null | head"),
+    _Kind(_rx(r"(?:file://)?(?P<name>[^\s:]\S*) does not appear to be a Python project: "
+              r"neither 'setup\.py' nor 'pyproject\.toml' found"),
+          "pip was pointed at `{name}`, a folder with no setup.py or pyproject.toml: run it on the folder of the project "
+          "that has one (often the repository's root or its python/ folder, not the build folder).",
+          "ls {name}/.. | head; python -m pip install -e <the folder that holds setup.py>"),
     _Kind(_rx(r"(?:No such file or directory|(?:cannot|[Cc]ould not|[Uu]nable to) open file|cannot stat"
               r"|[Ff]ailed to (?:open|load|read) (?:\w+ )?file)"
               r"[:\s'\"]{0,4}(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"
@@ -172,7 +182,7 @@ _KINDS: tuple[_Kind, ...] = (
           "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker\n"
           "docker run --rm --gpus all ubuntu nvidia-smi"),
     _Kind(_rx(r"error sending request for url \((?P<name>https?://[^\s)]+)\)|Failed to establish a new connection"
-              r"|Connection (?:refused|timed out|reset by peer)|Temporary failure in name resolution"
+              r"|Connection (?:refused|timed out|reset by peer)|Temporary failure in name resolution|^error: incomplete-download"
               r"|Could not resolve host(?:: (?P<name>\S+))?"),
           "A download or request failed on the network[[ (`{name}`)]]: check that this machine (or container) reaches it "
           "- proxy, DNS, a firewall, or an expired or missing API key for that service.",
