@@ -114,3 +114,21 @@ def test_tensorrts_own_sources_do_not_make_a_log_cpp() -> None:
 
 
 CENTERNET_23 = "CUDA error 700 at /var/host_share/TensorRT-CenterNet/src/ctdetNet.cpp:163runDet: /var/host_share/TensorRT-CenterNet/src/ctdetNet.cpp:163: void ctdet::ctdetNet::doInference(const void*, void*): Assertion `0' failed."
+
+
+def test_a_newer_release_is_bounded_by_the_logs_own_date() -> None:
+    """First-sight batches 6-8 (NeMo#3872, TensorRT#917, pointpillars_pytorch_trt#9): 'build with 8.6 or 10.x' shown to
+    a log written before either existed. The step keeps today's advice and adds the newest release out by then; an
+    undated log gets no such part. (Lines written in TensorRT 7.2's trtexec shape.)"""
+    from troubleshooter import diagnose
+
+    body = ("[E] [TRT] ModelImporter.cpp:720: While parsing node number 5 [Pad]:\n"
+            "[E] [TRT] ERROR: builtin_op_importers.cpp:2984 In function importPad:\n[8] Assertion failed: axis >= 0\n")
+    head = "&&&& RUNNING TensorRT.trtexec [TensorRT v7201] # trtexec --onnx=m.onnx\n"
+    dated = head + body.replace("[E] [TRT]", "[07/24/2021-10:00:00] [E] [TRT]")
+
+    def steps(log: str) -> str:
+        return " ".join(st for d in diagnose(log).diagnoses for f in d.fixes for st in f.steps)
+
+    assert "by the log's own date, TensorRT 8.2 at most" in steps(dated)
+    assert "by the log's own date" not in steps(head + body) and "8.6 or 10.x today" in steps(head + body)

@@ -61,9 +61,9 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
 
 def _placeholder_problems(entry: Entry) -> list[str]:
     """{name} placeholders must name a capture group or an environment field."""
-    from troubleshooter.core.advice import ENV_PLACEHOLDERS, capture_names, placeholders
+    from troubleshooter.core.advice import DERIVED_PLACEHOLDERS, ENV_PLACEHOLDERS, capture_names, placeholders
 
-    allowed = capture_names(entry) | set(ENV_PLACEHOLDERS)
+    allowed = capture_names(entry) | set(ENV_PLACEHOLDERS) | set(DERIVED_PLACEHOLDERS)
     texts = [("title", entry.title)] + [("causes", c.text) for c in entry.causes]
     texts += [("version_advice", a.text) for a in entry.version_advice]
     for fx in entry.fixes:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from troubleshooter.core.state import EntryHits
-from troubleshooter.core.versions import in_range
+from troubleshooter.core.versions import in_range, possible_releases
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import PLATFORM_NAMES, Command, Environment, Fix, FixStep, Platform
 
@@ -74,6 +74,9 @@ def placeholders(text: str) -> set[str]:
 
 
 ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
+DERIVED_PLACEHOLDERS = ("newest_release",)
+"""Values the engine works out rather than reads: `newest_release`, the newest TensorRT out by the log's own date
+(absent without a dated log, so a `[[...]]` part that uses it is left out)."""
 
 
 MISSING = "\x00missing\x00"
@@ -95,6 +98,9 @@ def template_values(captures: dict[str, str], env: Environment, names: set[str] 
             vals.setdefault(key, str(value))
         else:
             vals.setdefault(key, _unknown_env(key))
+    out_by_then = possible_releases(env.log_date) if env.log_date else []
+    newest = f"TensorRT {out_by_then[-1]}" if out_by_then else MISSING
+    vals.setdefault("newest_release", newest)
     return vals
 
 
