@@ -164,3 +164,23 @@ def test_no_version_given_is_no_error(tiny_model: Path) -> None:
 
     assert lint(tiny_model, trt_version="").trt_version is None
     assert lint(tiny_model, trt_version=None).trt_version is None
+
+
+@pytest.mark.parametrize(("log_date", "newest"), [
+    ("2020-09-27", "7.2"),   # 7.2.1's tag is 2020-10-20: within the 120 days older releases' EA builds may have come
+    ("2022-03-22", "8.4"),   # 8.4's EA came before its June GA (the CHANGELOG dates only the GA)
+    ("2023-03-01", "8.6"),   # 8.6.0 EA is dated 2023-03-10: within days
+    ("2024-12-21", "10.7"),  # 10.8 came 2025-01-31: not out yet
+])
+def test_the_releases_out_by_a_logs_date(log_date: str, newest: str) -> None:
+    from troubleshooter.core.versions import possible_releases
+
+    assert possible_releases(log_date)[-1] == newest
+    assert possible_releases(log_date)[0] == "5.0"
+
+
+def test_a_date_after_every_release_and_no_jetpack_leaves_every_release() -> None:
+    from troubleshooter.core.versions import possible_releases
+
+    assert possible_releases("2026-11-27") == []
+    assert possible_releases(None, "4.6.1") == ["8.2"]

@@ -70,8 +70,12 @@ its release tag (5.1 to 7.2, 8.0.1, 8.4.1: the CHANGELOG starts at 7.2.1; 8.0 an
 date). Releases before 5.1 (the first tag) are taken as always out."""
 
 EARLY_ACCESS_DAYS = 120
-"""How long before the date above a release may already have been in users' hands (EA builds, NGC containers):
-a log dated D leaves possible every release dated before D + this margin."""
+"""How long before the date above a release may already have been in users' hands, for releases before 8.6 (their
+early-access builds, 8.0's and 8.4's among them, have no date in the CHANGELOG): a log dated D leaves possible every
+such release dated before D + this margin."""
+RELEASE_DAYS = 14
+"""The same margin from 8.6 on, where the CHANGELOG dates the early-access release itself (8.6.0 EA, 9.0.0 EA,
+10.0.0 EA): binaries can precede the open-source release by days."""
 
 JETPACK_TENSORRT: dict[str, str] = {"4.6.0": "8.0", "4.6": "8.2", "5.0": "8.4", "5.1": "8.5", "6.0": "8.6", "6.1": "10.3",
                                     "6.2": "10.3"}
@@ -102,18 +106,25 @@ ALL_RELEASES = ["5.0", *RELEASE_DATES]
 
 def possible_releases(log_date: str | None = None, jetpack: str | None = None) -> list[str]:
     """The TensorRT releases (major.minor) a log that does not print its release leaves possible: those out by
-    the log's own date (ISO, with `EARLY_ACCESS_DAYS` of margin), those its JetPack ships. [] when neither
+    the log's own date (ISO, with `EARLY_ACCESS_DAYS` or `RELEASE_DAYS` of margin), those its JetPack ships. [] when neither
     narrows anything (any release)."""
     from datetime import date, timedelta
 
     out = list(ALL_RELEASES)
     if log_date:
         try:
-            latest = (date.fromisoformat(log_date) + timedelta(days=EARLY_ACCESS_DAYS)).isoformat()
+            day = date.fromisoformat(log_date)
         except ValueError:
-            latest = None
-        if latest:
-            out = [r for r in out if RELEASE_DATES.get(r, "") <= latest]
+            day = None
+        if day is not None:
+            def out_by(release: str) -> bool:
+                first = RELEASE_DATES.get(release)
+                if first is None:
+                    return True
+                margin = EARLY_ACCESS_DAYS if Version(release) < Version("8.6") else RELEASE_DAYS
+                return date.fromisoformat(first) <= day + timedelta(days=margin)
+
+            out = [r for r in out if out_by(r)]
     ships = jetpack_ships(jetpack) if jetpack else None
     if ships is not None:
         out = [r for r in out if r in ships]
