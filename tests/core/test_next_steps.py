@@ -98,6 +98,9 @@ KIND_LINES = [
     ("ERROR: file:///home/zyx/code/FlashOCC/mmdeploy/build does not appear to be a Python project: neither 'setup.py' "
      "nor 'pyproject.toml' found.", "linux", "setup.py", "pip install -e"),  # Yzichen/FlashOCC#38 (batch 8)
     ("error: incomplete-download", "linux", "network", None),  # community-scripts/ProxmoxVE#5703 (batch 8)
+    ("... model_repository_manager.cc:1927] Poll failed for model directory 'arcface_r100_v1': failed to open text file "
+     "for read /models/arcface_r100_v1/config.pbtxt: No such file or directory", "linux",
+     "`/models/arcface_r100_v1/config.pbtxt`", "--strict-model-config=false"),  # SthPhoenix/InsightFace-REST#94 (batch 8)
     ("ModuleNotFoundError: No module named 'pycocotools", "jetson", "`pycocotools`", "sys.executable"),  # jkjung-avt/tensorrt_demos#567
 ]
 

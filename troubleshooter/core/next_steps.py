@@ -153,6 +153,11 @@ _KINDS: tuple[_Kind, ...] = (
           "The configuration file[[ `{name}`]] does not parse[[ (line {line})]]: open it at that line; the mistake "
           "is usually an indentation, a tab or a missing colon or quote.",
           None),
+    _Kind(_rx(r"failed to open text file for read (?P<name>\S*config\.pbtxt)"),
+          "Triton found no `{name}` for this model: write it (platform \"tensorrt_plan\", max_batch_size, the engine's "
+          "inputs and outputs), or let Triton generate it from the model - from 22.07 (Triton 2.24) it does unless "
+          "--disable-auto-complete-config is given; before, only with --strict-model-config=false.",
+          "tritonserver --model-repository=/models --strict-model-config=false   # before 22.07: generate the config"),
     _Kind(_rx(r"fatal error: (?P<name>[\w./+-]+\.(?:h|hh|hpp|hxx|cuh)): No such file or directory"),
           "The compiler cannot find the header `{name}`: the library it belongs to is not installed with its headers, "
           "or was built without that part (OpenCV without its dnn module, DeepStream's sources not installed), or its "
