@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from troubleshooter.core.state import EntryHits
-from troubleshooter.core.versions import in_range, possible_releases
+from troubleshooter.core.versions import any_in_range, in_range, possible_releases
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import PLATFORM_NAMES, Command, Environment, Fix, FixStep, Platform
 
@@ -115,12 +115,12 @@ def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[st
         return f"No advice recorded for TensorRT {version}.", "unknown"
     possible = env.tensorrt_possible
     if possible:
-        fitting = [adv for adv in entry.version_advice if any(in_range(r, adv.versions) for r in possible)]
+        fitting = [adv for adv in entry.version_advice if any_in_range(possible, adv.versions)]
         if len(fitting) == 1:
             return f"{env.release_text}: " + fill(fitting[0].text.strip(), vals), fitting[0].status
     by_status: dict[str, list[str]] = {}
     for adv in entry.version_advice:
-        if possible and not any(in_range(r, adv.versions) for r in possible):
+        if possible and not any_in_range(possible, adv.versions):
             continue
         by_status.setdefault(adv.status, []).append(adv.versions)
     summary = "; ".join(f"{status} on {', '.join(ranges)}" for status, ranges in by_status.items())
@@ -156,7 +156,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
         if not spec:
             return True
         if possible_releases:
-            return any(in_range(r, spec) for r in possible_releases)
+            return any_in_range(possible_releases, spec)
         return in_range(version, spec) is not False
 
     def fits(spec: Any) -> bool:

@@ -145,15 +145,14 @@ _PARSER_FRAME = re.compile(
     r"|(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils)\.cpp:\d+ In function \w+:?\s*$"
     # Paddle's error report: its C++ traceback's header and the summary's header, before the message itself
     r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$")
-"""The ONNX parser's dump of the node it failed on, each line under the error tag ("--- Begin node ---", its inputs,
-name and op type): a failure (the parser dumps only the node it failed on), but the context of the error line that
-says why, which leads instead (`is_parser_frame`)."""
+"""The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
+("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers. A
+failure (a report is printed only on one), but the context of the line that says why, which leads instead."""
 
 
-def is_parser_frame(text: str) -> bool:
-    """Is this line the ONNX parser's dump of its failing node (`_PARSER_FRAME`)?"""
-    return ("ModelImporter" in text or "In function" in text or "C++ Traceback" in text or "Summary:" in text) and (
-        _PARSER_FRAME.search(text) is not None)
+def is_report_frame(text: str) -> bool:
+    """Is this line the frame of an error report (`_PARSER_FRAME`), not the line that says what failed?"""
+    return _PARSER_FRAME.search(text) is not None
 _BRACKETED_FIELDS = re.compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
 """Bracketed fields before a message (a time, a process and thread id) that no prefix rule knows."""
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")

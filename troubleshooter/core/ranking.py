@@ -22,7 +22,7 @@ from troubleshooter.core.advice import (
     template_values,
 )
 from troubleshooter.core.state import EntryHits, MatchState
-from troubleshooter.core.versions import in_range
+from troubleshooter.core.versions import any_in_range, in_range
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import (
     MAX_TRIGGER_EVIDENCE,
@@ -93,15 +93,12 @@ def score_entry(entry: Entry, hits: EntryHits, env: Environment) -> tuple[float,
         clues.append(f"TensorRT {env.tensorrt_version} is outside the versions this entry concerns ({ap.trt}): demoted")
     elif inside is True and ap.trt:
         clues.append(f"TensorRT {env.tensorrt_version} is in the affected range ({ap.trt})")
-    elif inside is None and ap.trt and env.tensorrt_possible and not any(in_range(r, ap.trt) for r in env.tensorrt_possible):
+    elif inside is None and ap.trt and env.tensorrt_possible and not any_in_range(env.tensorrt_possible, ap.trt):
         conf *= 0.5
         clues.append(f"{env.release_text} is outside the versions this entry concerns ({ap.trt}): demoted")
     if ap.precisions and env.precisions:
         wanted = set(ap.precisions)
-        have = set(env.precisions)
-        if "best" in have:
-            have |= {"int8", "fp16"}
-        if not wanted & have:
+        if not wanted & _build_precisions(env):
             conf *= 0.6
             clues.append(f"the build asked for {', '.join(env.precisions)}, not {', '.join(ap.precisions)}: demoted")
     if ap.platforms and env.platform:
@@ -250,10 +247,14 @@ def _precision_ruled_out(entry: Entry, env: Environment) -> bool:
     wanted = set(entry.applies.precisions)
     if not wanted or not env.command or "trtexec" not in env.command:
         return False
-    have = set(env.precisions)
-    if "best" in have:
-        have |= {"int8", "fp16"}
+    have = _build_precisions(env)
     return "strongly-typed" not in have and not wanted & have
+
+
+def _build_precisions(env: Environment) -> set[str]:
+    """The precisions the build asked for (`--best` is INT8 and FP16 as well)."""
+    have = set(env.precisions)
+    return have | {"int8", "fp16"} if "best" in have else have
 
 
 def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:

@@ -121,11 +121,11 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     failure = bool(errors) or bool(failing) or (last_build is not None and not last_build[1])
     if not failing:
         return failure, None
-    from troubleshooter.core.logs import is_parser_frame
+    from troubleshooter.core.logs import is_report_frame
 
     # The ONNX parser's dump of its failing node is a failure, but the line that says why leads (a diagnosis, or
     # the next unexplained line); the dump leads only a paste that holds nothing else.
-    leaders = [u for u in failing if not is_parser_frame(u.text)]
+    leaders = [u for u in failing if not is_report_frame(u.text)]
     if not leaders and errors:
         return failure, None
     first = min(leaders or failing, key=lambda u: u.line)

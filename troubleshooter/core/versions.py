@@ -131,6 +131,11 @@ def possible_releases(log_date: str | None = None, jetpack: str | None = None) -
     return [] if out == ALL_RELEASES else out
 
 
+def any_in_range(releases: list[str], spec: str | None) -> bool:
+    """Is some release of `releases` (those a log leaves possible) in the range `spec`?"""
+    return any(in_range(r, spec) for r in releases)
+
+
 def _from_integer(digits: str) -> str:
     """8601 -> 8.6.1 (8.x / 9.x: major*1000 + minor*100 + patch); 100300 -> 10.3.0 (major*10000 + ...)."""
     if len(digits) == 4:
