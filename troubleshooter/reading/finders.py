@@ -188,16 +188,7 @@ class _Passes:
         find = hay.find
         rfind = hay.rfind
         for pattern in self.re_passes:
-            search = pattern.search
-            pos = 0
-            while pos < end:
-                m = search(hay, pos, end)
-                if m is None:
-                    break
-                add(rfind(b"\n", 0, m.start()) + 1)
-                pos = find(b"\n", m.start(), end) + 1
-                if not pos:
-                    break
+            _scan(pattern, hay, end, add)
         startswith = hay.startswith
         for key, checks in self.find_passes:
             p = find(key, 0, end)
@@ -211,6 +202,27 @@ class _Passes:
                         break
                 else:
                     p = find(key, p + 1, end)
+
+
+def _scan(pattern: re.Pattern[bytes], hay: bytearray | bytes, end: int, add: Callable[[int], None]) -> None:
+    """Add the line start of every line of hay[:end] where `pattern` matches, one search per line.
+
+    A match starts inside its line (a literal pass) or on the newline before it (the marker pass,
+    `\\n(?:...)`): the line start is after the last newline up to and including the match's first byte,
+    and the next search starts on the newline that ends the matched line (a literal never holds one)."""
+    search = pattern.search
+    find = hay.find
+    rfind = hay.rfind
+    pos = 0
+    while pos < end:
+        m = search(hay, pos, end)
+        if m is None:
+            break
+        start = m.start()
+        add(rfind(b"\n", 0, start + 1) + 1)
+        pos = find(b"\n", start + 1, end)
+        if pos < 0:
+            break
 
 
 def _re_pass(key: bytes, items: Sequence[bytes]) -> re.Pattern[bytes]:
@@ -302,17 +314,7 @@ class PythonFinder:
         if self._marker_pass is not None:
             if any(m.match(buf, 0, end) for m in self._folded):
                 add(0)
-            search = self._marker_pass.search
-            find = buf.find
-            pos = 0
-            while pos < end:
-                m = search(buf, pos, end)
-                if m is None:
-                    break
-                add(m.start() + 1)
-                pos = find(b"\n", m.start() + 1, end)  # the newline before the next line: the pass starts there
-                if pos < 0:
-                    break
+            _scan(self._marker_pass, buf, end, add)
         if self._unfolded:
             found.update(_marker_starts(self._unfolded, buf, end))
         return sorted(found)
