@@ -44,12 +44,14 @@ class Findings:
 _PYTHON_LINE = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
                           r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 _CPP_LINE = re.compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
-                       r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu):\d+\b")
+                       r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu|cuh|hpp|h)(?::\d+\b|\(\d+\)|,? line \d+\b)"
+                       r"|\bline \d+ (?:in|of) (?:file )?(?:\S*[\\/])?(?P<file_after>[\w.-]+)\.(?:cpp|cc|cxx|cu)\b")
 _TENSORRT_SOURCES = re.compile(
     r"(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils|onnx2trt_utils|ShapedWeights|OnnxAttrs"
     r"|NvOnnxParser|onnxOpCheckers|runtime|builder|optimizer|network|caskUtils|pluginV2Runner|engine|executionContext"
     r"|cudaDriverHelpers|helpers|checkMacrosPlugin|stdArchiveReader|safeDeserialize\w*|serializationUtils|\w*Layer"
-    r"|\w*Runner|\w*Builder|\w*Allocator|myelin\w*|tacticOptimizer|virtualMemoryBuffer|resources|api)$")
+    r"|\w*Runner|\w*Builder|\w*Allocator|myelin\w*|tacticOptimizer|virtualMemoryBuffer|resources|api"
+    r"|Nv(?:Infer|Onnx|Caffe|Uff)\w*|coreReadArchive)$")
 """Source files of TensorRT and its ONNX parser that its own messages name: no sign of the user's C++ program."""
 
 
@@ -64,7 +66,8 @@ def program_language(lines: Iterable[LogLine]) -> Literal["python", "cpp"] | Non
             python = True
             continue
         m = _CPP_LINE.search(text)
-        if m is not None and (m.group("file") is None or not _TENSORRT_SOURCES.match(m.group("file"))):
+        source = m and (m.group("file") or m.group("file_after"))
+        if m is not None and (source is None or not _TENSORRT_SOURCES.match(source)):
             cpp = True
     if python == cpp:
         return None
