@@ -105,6 +105,31 @@ KIND_LINES = [
 ]
 
 
+PROGRAM_LINES = [
+    # (line, what the first step names, in its command or None): the program's own errors, batch 9's real lines
+    ("train.py: error: the following arguments are required: config", "`config`", "python train.py --help"),  # trt_pose#132
+    ("install.py: error: argument --onnxruntime: invalid choice: 'cuda' (choose from 'default', 'cuda-12.2', "
+     "'cuda-11.8', 'openvino', 'directml')", "'cuda-12.2'", "python install.py --help"),  # facefusion#156
+    ("ValueError: invalid literal for int() with base 10: 'tiny'", "`ValueError`", None),  # tensorrt_demos#449
+    ("TypeError: run_eval() missing 1 required positional argument: 'eval_pycocotools'", "`TypeError`", None),  # yolov9-qat#7
+    ("KeyError: 'num_detections'", "num_detections", "polygraphy inspect model"),  # TensorRT-YOLO#15
+]
+
+
+@pytest.mark.parametrize(("line", "named", "command"), PROGRAM_LINES)
+def test_the_programs_own_error_gets_its_step_and_the_projects_tracker(line: str, named: str, command: str | None) -> None:
+    first, ask = first_error_steps(line, Environment(platform="linux"))
+    assert named in first.text
+    assert (first.command is None) if command is None else (first.command is not None and command in first.command.code)
+    assert "project's issues" in ask.text and "NVIDIA" not in ask.text and "trtexec" not in first.text
+
+
+def test_a_python_exception_in_a_known_stacks_run_keeps_that_stacks_steps() -> None:
+    # real: torch2trt's own converter raised it (sample_logs/real/u-torch2trt-274.log) - not "the program's own code"
+    steps = first_error_steps("IndexError: list index out of range.", Environment(front_end="torch2trt"))
+    assert not any("program's own code" in s.text for s in steps)
+
+
 @pytest.mark.parametrize(("line", "platform", "named", "command"), KIND_LINES)
 def test_a_line_that_says_what_failed_gets_that_step_first(line: str, platform: str, named: str,
                                                            command: str | None) -> None:

@@ -99,6 +99,12 @@ class _Kind(NamedTuple):
     """The same for Windows (PowerShell), when it differs."""
     default: str = ""
     """`name` when the line does not give it."""
+    program: bool = False
+    """The error is the program's own (its command line, its Python code), not TensorRT's or a tool's: the next
+    step is the tracker of the project the script belongs to, not NVIDIA's or the stack's."""
+    stackless: bool = False
+    """Only when no known stack ran: a Python exception in a known stack's run may be raised in that stack's own code
+    (torch2trt's converters, a Triton backend), whose steps and tracker then fit better."""
 
 
 def _rx(pattern: str) -> regex.Pattern[str]:
@@ -112,6 +118,21 @@ _KINDS: tuple[_Kind, ...] = (
           "project's folder or install the project (`pip install -e .`).",
           'python -c "import sys; print(sys.executable)"\n'
           "python -m pip install <package>   # the pip name of {top} (it may differ: cv2 is opencv-python)"),
+    _Kind(_rx(r"^(?:usage: .*\s)?(?P<prog>[\w./\\-]{1,120}): error: the following arguments are required: "
+              r"(?P<name>.{1,200}?)\s*$"),
+          "`{prog}` stopped at its command line: it needs `{name}`. Give what it needs as its usage line (or `--help`) "
+          "shows - the README's command for this release of the script, with every path filled in.",
+          "python {prog} --help", program=True),
+    _Kind(_rx(r"^(?P<prog>[\w./\\-]{1,120}): error: argument (?P<name>[^:]{1,80}): invalid choice: "
+              r"'(?P<value>[^']*)' \(choose from (?P<choices>.{1,300}?)\)\s*$"),
+          "`{prog}` refused '{value}' for `{name}`: it takes one of {choices}. Pass one of those (the README of another "
+          "release of the script may name values this one does not have).",
+          "python {prog} --help", program=True),
+    _Kind(_rx(r"^(?P<prog>[\w./\\-]{1,120}): error: (?:unrecognized arguments: (?P<name>.{1,200}?)"
+              r"|argument (?P<name>[^:]{1,80}): (?P<detail>.{1,200}?))\s*$"),
+          "`{prog}` refused its command line at `{name}`[[ ({detail})]]: a typo, a value in the wrong form, or an "
+          "option of another release of the script. Compare with its usage.",
+          "python {prog} --help", program=True),
     _Kind(_rx(r"(?:No matching distribution found for|Could not find a version that satisfies the requirement) "
               r"(?P<name>[\w.-]+)"),
           "pip has no `{name}` build for this Python, platform or index: list the versions it can install here, then "
@@ -196,6 +217,20 @@ _KINDS: tuple[_Kind, ...] = (
           "The program may not read or write `{name}`: check its owner and mode (a file made by root in a container, "
           "a read-only mount).",
           "ls -l {name}; id"),
+    _Kind(_rx(r"^\s*KeyError: (?P<q>['\"])(?P<name>[^'\"]{1,120})(?P=q)\s*$"),
+          "The code looks up `{name}` and finds no such key. When `{name}` is an input or output tensor name, the engine "
+          "(or its ONNX) was made by another export than the one this code expects - names such as num_detections / "
+          "num_dets or output0 differ between exporters and releases: list the engine's I/O names, then export with "
+          "the project's own script or change the names in its code.",
+          "polygraphy inspect model model.engine    # the engine's input and output names", program=True, stackless=True),
+    _Kind(_rx(r"^\s*(?P<name>TypeError|ValueError|AttributeError|IndexError|NameError|UnboundLocalError|AssertionError"
+              r"|ZeroDivisionError|IndentationError|SyntaxError|json\.decoder\.JSONDecodeError)"
+              r"(?::\s*(?P<detail>.{0,160}))?$"),
+          "Python raised `{name}` in the program's own code, not in TensorRT: the last `File \"...\", line N` frame of "
+          "the traceback above it is the line that failed. It usually means the script and what it was given do not "
+          "fit: arguments, a checkpoint or config from another release of the project, or a model file named "
+          "otherwise than the script parses.",
+          None, program=True, stackless=True),
 )
 """By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source
 package), an onnxruntime without the GPU providers, a GStreamer element that cannot be created (DeepStream), a library
@@ -204,19 +239,35 @@ missing command, Docker without the NVIDIA runtime, the network, permissions. Th
 step, and the stack's TensorRT steps (a verbose TensorRT log, a reduced model) are left out: they would show nothing."""
 
 
+_PROJECT_TRACKER = ("If the script is a project's (a repository's demo, export or install script), search that project's "
+                    "issues for this line, then ask there with the exact command, the whole output and the project's "
+                    "release or commit; the error is in its code or its use, not in TensorRT.")
+
+
+def _kind_of(payload: str, env: Environment) -> tuple[_Kind, regex.Match[str]] | None:
+    """The first kind whose words the line has (`_KINDS`, in order), and its match."""
+    for kind in _KINDS:
+        if kind.stackless and env.front_end is not None:
+            continue
+        m = kind.pattern.search(payload)
+        if m is not None:
+            return kind, m
+    return None
+
+
+def _kind_step(kind: _Kind, m: regex.Match[str], env: Environment) -> FixStep:
+    name = (m.group("name") or kind.default).rstrip(".,;:)") if "name" in kind.pattern.groupindex else ""
+    values = {k: v or MISSING for k, v in m.groupdict().items()}
+    values.update(name=name or MISSING, top=name.split(".")[0] if name else MISSING)
+    windows = env.platform == "windows" and kind.windows is not None
+    code, lang = (kind.windows, "powershell") if windows else (kind.code, "bash")
+    return _step(fill(kind.text, values), fill(code, values, lang) if code else None, lang)
+
+
 def kind_step(payload: str, env: Environment) -> FixStep | None:
     """The step the line's own words call for, when they say what failed outside TensorRT (`_KINDS`)."""
-    for kind in _KINDS:
-        m = kind.pattern.search(payload)
-        if m is None:
-            continue
-        name = (m.group("name") or kind.default).rstrip(".,;:)") if "name" in kind.pattern.groupindex else ""
-        values = {k: v or MISSING for k, v in m.groupdict().items()}
-        values.update(name=name or MISSING, top=name.split(".")[0] if name else MISSING)
-        windows = env.platform == "windows" and kind.windows is not None
-        code, lang = (kind.windows, "powershell") if windows else (kind.code, "bash")
-        return _step(fill(kind.text, values), fill(code, values, lang) if code else None, lang)
-    return None
+    found = _kind_of(payload, env)
+    return _kind_step(*found, env) if found is not None else None
 
 
 def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, *,
@@ -224,10 +275,13 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     """Next steps for the first error line nothing in the KB explains (`payload`: the line without its
     wrapper, `origin`: the wrapper `parse_line` recognised). `stack`: the file of the stack that ran
     TensorRT (`env.front_end`; for an unknown stack, the plain TensorRT one); None: the generic steps."""
-    first = kind_step(payload, env)
-    if first is not None:
-        # The line says what failed, outside TensorRT: its step, then where to ask; TensorRT's verbose log and a
-        # reduced model would not show more.
+    found = _kind_of(payload, env)
+    if found is not None:
+        # The line says what failed, outside TensorRT: its step, then where to ask (the project's tracker for the
+        # program's own error); TensorRT's verbose log and a reduced model would not show more.
+        first = _kind_step(*found, env)
+        if found[0].program:
+            return [first, _step(_PROJECT_TRACKER)]
         return [first, _step(_report_text(stack, env)) if stack is not None else _ask_upstream(env)]
     if stack is None:
         return _generic_steps(payload, env, origin)
