@@ -217,6 +217,17 @@ def test_an_ngc_image_tag_is_not_a_release() -> None:
     assert diagnose("docker run nvcr.io/nvidia/tensorrt:23.08-py3\nERROR: x").environment.tensorrt_version is None
 
 
+def test_a_compiler_include_or_library_folder_is_no_release() -> None:
+    # real (jkjung-avt/tensorrt_demos#189): the Makefile's default -I folder names 7.1.3.4; the Jetson Nano had 5.1.6
+    cmd = ('nvcc -ccbin g++ -I"/usr/local/cuda/include" -I"/usr/local/TensorRT-7.1.3.4/include" -I"/usr/local/include" '
+           '-I"plugin" -m64 -gencode arch=compute_53,code=sm_53 -Xcompiler -fPIC -c -o yolo_layer.o yolo_layer.cu\n'
+           'yolo_layer.h(38): error: not a class or struct name')
+    assert diagnose(cmd).environment.tensorrt_version is None
+    assert diagnose("g++ x.o -L/opt/TensorRT-8.6.1.6/lib -lnvinfer\nerror: x").environment.tensorrt_version is None  # written
+    # the same folder where something was loaded from it still says the release (written)
+    assert diagnose("ERROR: /opt/TensorRT-8.6.1.6/lib/libnvinfer.so.8: x").environment.tensorrt_version == "8.6.1"
+
+
 @pytest.mark.parametrize(("text", "platform"), [
     # real: sample_logs/real/t-library-load-failure-jetson-inf-1736 (a Jetson with no other sign of it)
     ("imagenet: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/libnvinfer.so.8: file too short",

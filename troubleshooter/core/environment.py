@@ -54,6 +54,9 @@ def _p(fieldname: str, literals: tuple[str, ...], regex: str, transform: Transfo
 
 
 _V = r"(?P<v>\d+\.\d+(?:\.\d+){0,2})"
+_NOT_A_FLAG_PATH = r"(?:^|(?<=[\s\"'=(,;:]))(?<!-[IL]\")(?<!-[IL]')(?!-[IL]|-isystem)[^\s\"']*?"
+"""The start of the whitespace- or quote-delimited piece a release is read from, when that piece is no compiler -I, -L
+or -isystem folder: a Makefile's default folder may not exist here (the compiler then takes the system's headers)."""
 
 FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("TensorRT version:",), r"TensorRT version:\s*" + _V, _short, 3),
@@ -84,9 +87,11 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("version TensorRT",), r"links the (?P<v>[5-9]\d{3}) version TensorRT",
        lambda m: ".".join(m.group("v")[:3]), 1),
     _p("tensorrt_version", ("rel-",), r"TensorRT/(?:[\w.-]+/)*?rel-(?P<v>\d+\.\d+)/", None, 1),
-    # a folder named after the release in a source path: "/share/trt/TensorRT7.2/parsers/onnx/builtin_op_importers.cpp"
+    # a folder named after the release in a source path: "/share/trt/TensorRT7.2/parsers/onnx/builtin_op_importers.cpp";
+    # not a compiler's -I/-L/-isystem folder ("-I/usr/local/TensorRT-7.1.3.4/include" in a Makefile): a default that
+    # may not exist on this machine (the compiler skips it silently and takes the system's headers)
     _p("tensorrt_version", ("/TensorRT", "\\TensorRT"),
-       r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
+       _NOT_A_FLAG_PATH + r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
@@ -102,7 +107,8 @@ FACTS: list[FactPattern] = [
        r"\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)", _short, 2),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
-       r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)" + r"(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b", _short, 1),
+       _NOT_A_FLAG_PATH + r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b",
+       _short, 1),
     # TF-TRT: "Loaded TensorRT 8.4.3 and linked TensorFlow against TensorRT 8.4.0" (the loaded one runs)
     _p("tensorrt_version", ("Loaded TensorRT ", "loaded TensorRT "), r"[Ll]oaded TensorRT (?:version )?" + _V, _short, 2),
     _p("tensorrt_version", ("Linked TensorRT version", "linked TensorFlow against TensorRT"),
