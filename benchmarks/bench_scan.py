@@ -134,7 +134,10 @@ def median_pair(cmd_a: list[str], cmd_b: list[str], runs: int, env_b: dict[str, 
             warm(log)
         a.append(run(cmd_a, sample=False))
         b.append(run(cmd_b, env_b, sample=False))
-    return _medians(a, first_a), _medians(b, first_b)
+    mb = _medians(b, first_b)
+    # each pair's own ratio (A's wall / B's wall): the spread says how much the figure moves on this machine today
+    mb["pair_ratios"] = sorted(x["wall"] / y["wall"] for x, y in zip(a, b, strict=True))  # type: ignore[assignment]
+    return _medians(a, first_a), mb
 
 
 # -- preparing inputs ---------------------------------------------------------------------------------
@@ -277,7 +280,11 @@ def fleet(count: int, workdir: Path) -> int:
 
 def _print_row(row: dict) -> None:  # type: ignore[type-arg]
     rg = row["rg"]
+    pairs = row["hyperscan"].get("pair_ratios") or []
     parts = [f"{row['size']:>5}: rg {rg['wall']:.2f}s"]
+    if pairs:
+        parts.append(f"paired rg/trt-why {statistics.median(pairs):.2f} (spread {pairs[0]:.2f}-{pairs[-1]:.2f}, "
+                     f"{len(pairs)} pairs)")
     for k in ("hyperscan", "hyperscan-1core", "python"):
         r = row[k]
         parts.append(f"{k} {r['wall']:.2f}s (x{rg['wall'] / r['wall']:.2f}, {r['rss']:.0f}/{r['tree_rss']:.0f} MiB)")
@@ -302,7 +309,7 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]],  # type: ignor
         "largest process / peak of all processes together (sum of PSS, sampled every 50 ms)."),
         "",
         ("| log | rg -c -f patterns.txt | trt-why --format json (Hyperscan) | same, one core | pure Python | "
-        "ratio HS | ratio HS 1 core | ratio Python |"),
+        "ratio HS (paired: median, spread) | ratio HS 1 core | ratio Python |"),
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
@@ -313,7 +320,7 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]],  # type: ignor
 
         out.append(f"| {row['size']} | {rg['wall']:.2f} s (cpu {rg['cpu']:.2f} s) | {cell(row['hyperscan'])} | "
                    f"{cell(row['hyperscan-1core'])} | {cell(row['python'])} | "
-                   f"{rg['wall'] / row['hyperscan']['wall']:.2f} | {rg['wall'] / row['hyperscan-1core']['wall']:.2f} | "
+                   f"{_paired(row)} | {rg['wall'] / row['hyperscan-1core']['wall']:.2f} | "
                    f"{rg['wall'] / row['python']['wall']:.2f} |")
     if startup and len(rows) > 1:
         out += ["", ("Scaling: CPU seconds per GiB above start-up (the same configuration on a one-line log: "
@@ -336,6 +343,14 @@ def render(rows: list[dict], extras: dict[str, dict[str, float]],  # type: ignor
                 out.append(f"- {sizes_label(rows)} {name}: {r['wall']:.2f} s, peak RSS {r['rss']:.0f} MiB "
                            f"(all processes {r['tree_rss']:.0f} MiB)")
     return "\n".join(out) + "\n"
+
+
+def _paired(row: dict) -> str:  # type: ignore[type-arg]
+    """The ratio from the pairs run in turns: their median and spread (min-max), never a best run."""
+    pairs = row["hyperscan"].get("pair_ratios") or []
+    if not pairs:
+        return f"{row['rg']['wall'] / row['hyperscan']['wall']:.2f}"
+    return f"{statistics.median(pairs):.2f} ({pairs[0]:.2f}-{pairs[-1]:.2f}, {len(pairs)} pairs)"
 
 
 def sizes_label(rows: list[dict]) -> str:  # type: ignore[type-arg]

@@ -89,10 +89,10 @@ def test_a_successful_verbose_build_is_quiet(tmp_path: Path) -> None:
 
 def test_a_traceback_leads_with_the_exception_line_not_its_header() -> None:
     log = ('Traceback (most recent call last):\n  File "/home/u/run.py", line 40, in <module>\n    main()\n'
-           '  File "/home/u/run.py", line 33, in main\n    out = model(x)\nKeyError: \'output0\'\n')
+           '  File "/home/u/run.py", line 33, in main\n    out = model(x)\nKeyError: \'checkpoint\'\n')
     report = diagnose(log)
     assert report.failure and report.first_error is not None
-    assert report.first_error.text == "KeyError: 'output0'"
+    assert report.first_error.text == "KeyError: 'checkpoint'"
     assert all("Traceback" not in u.text for u in report.unexplained)
 
 

@@ -122,9 +122,12 @@ class Environment(_Frozen):
         possible = self.tensorrt_possible
         if not possible:
             return "TensorRT version unknown"
+        parser = "tensorrt_possible" in self.sources  # a parser message set a lower bound too
         why = ([f"the log is dated {self.log_date}"] if self.log_date else []) + (
-            [f"JetPack {self.jetpack}"] if self.jetpack else [])
-        what = f"TensorRT {possible[0]}" if len(possible) == 1 else f"TensorRT {possible[-1]} or older"
+            [f"JetPack {self.jetpack}"] if self.jetpack else []) + (
+            [f"the ONNX parser's message on line {self.sources['tensorrt_possible']}"] if parser else [])
+        what = (f"TensorRT {possible[0]}" if len(possible) == 1 else f"TensorRT {possible[0]} to {possible[-1]}" if parser
+                else f"TensorRT {possible[-1]} or older")
         return f"{what} ({', '.join(why)})" if why else what
 
 

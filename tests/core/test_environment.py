@@ -354,3 +354,15 @@ def test_batch_8s_shapes_a_release_folder_a_lowercase_drive_and_a_folder_named_p
     assert env.front_end != "paddle-inference"
     paddle = "W0112 13:48:25.660892  6355 helper.h:127] paddle/fluid/inference/tensorrt/engine.cc:301 error\n"
     assert env_of(paddle).front_end == "paddle-inference"
+
+
+def test_a_parser_message_bounds_the_release_from_below_too() -> None:
+    # real (NVIDIA/TensorRT#4476): a trtexec log dated 2025-06-03 quoting 8.x's Resize assertion
+    log = ('[06/03/2025-13:31:36] [E] [TRT] ModelImporter.cpp:777: ERROR: builtin_op_importers.cpp:3876 In function '
+           'importResize:\n[6] Assertion failed: (scaleSize == inputRank) && "The shape of input scales must align with '
+           'the input rank."\n[06/03/2025-13:31:36] [E] Failed to parse onnx file')
+    env = diagnose(log).environment
+    assert env.tensorrt_possible == ["8.0", "8.2", "8.4", "8.5", "8.6", "9.0", "9.1"]
+    assert env.release_text == ("TensorRT 8.0 to 9.1 (the log is dated 2025-06-03, the ONNX parser's message on line 2)")
+    # a printed release wins over the message
+    assert diagnose("[TensorRT v8601]\n" + log).environment.tensorrt_possible == []

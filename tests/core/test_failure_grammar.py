@@ -142,6 +142,18 @@ ERRORS = [
      "[2020-11-09 21:15:36.127404] [pid 314:tid 140079523043072] TimeoutError: Unable to get status for "
      "'clara_train_covid19_ct_lung_seg'"),
     ("real rosrun, wayyeah/PointPillarTensorRT-ROS#2", "[rosrun] Couldn't find executable named pointpillar below /home/***/catkin_ws/src/pointpillar"),
+    # batch 9's shapes: a ROS 2 launch prefix, syslog, apt/dpkg, the docker CLI, the linker and the C library in
+    # Chinese, an "Error <doing>" line
+    ("real ROS 2 launch, autowarefoundation/autoware_universe#11933",
+     "[autoware_bevfusion_node-1] terminate called after throwing an instance of 'std::runtime_error'"),
+    ("real syslog, NVIDIA-AI-IOT/jetbot#304", "Nov  3 10:02:25 jetbot-2G nvargus-daemon[5043]: SCF: Error InvalidState: "
+     "Session has suffered a critical failure (in src/api/Session.cpp, function capture(), line 667)"),
+    ("real apt, NVIDIA-AI-IOT/jetcard#46", "E: Sub-process /usr/bin/dpkg returned an error code (1)"),
+    ("real dpkg, NVIDIA-AI-IOT/jetcard#46", "Errors were encountered while processing:"),
+    ("real docker CLI, NVIDIA-AI-IOT/jetbot#307", "docker: invalid reference format."),
+    ("real ld in Chinese, Syencil/tensorRT#11", "/usr/bin/ld: \u627e\u4e0d\u5230 -lyolo5trt"),
+    ("real gcc in Chinese, leo/yolov8-trt#6", "Windows.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55"),
+    ("real TensorFlow C++, tensorflow/tensorflow#52599", "Error executing session.Run() INVALID_ARGUMENT: 2 root error(s) found."),
 ]
 
 NOT_ERRORS = [
@@ -171,6 +183,9 @@ NOT_ERRORS = [
     "[2020-11-09 21:15:36.127364] [pid 314:tid 140079523043072]   File \"apps/aas/trtis/trtis_session.py\", line 41, in __init__",
     "failed to import ttsfrd, use WeTextProcessing instead",  # real, QwenAudio/CosyVoice#877 (batch 7)
     "Unexpected token counts: 0",
+    "[autoware_bevfusion_node-1] [I] [TRT] Applying optimizations and building TensorRT CUDA engine.",  # real, #11933
+    "Nov  3 10:02:25 jetbot-2G systemd[1]: Started Argus daemon.",  # written
+    "/usr/bin/ld: warning: libcudart.so.10.2, needed by libnvinfer.so, may conflict with libcudart.so.11.0",  # written
 ]
 
 

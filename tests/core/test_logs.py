@@ -207,3 +207,11 @@ def test_first_character_dispatch_on_any_mix_of_prefixes(parts: list[str]) -> No
     """Random mixes of every wrapper's prefix read the same with and without the first-character dispatch."""
     text = "".join(parts)
     assert _DISPATCHED(text) == _EVERY_RULE(text)
+
+
+def test_no_marker_pattern_repeats_before_its_literal_part() -> None:
+    # Hyperscan (SOM_LEFTMOST) crashed the process on a marker `^(?:\S*/)?ld...` (2026-11-28): keep markers plain
+    from troubleshooter.core.logs import MARKER_PATTERNS
+
+    for marker in MARKER_PATTERNS:
+        assert not re.search(r"\\S\*|\.\*|\\S\+|\.\+", marker), marker

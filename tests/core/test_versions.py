@@ -184,3 +184,31 @@ def test_a_date_after_every_release_and_no_jetpack_leaves_every_release() -> Non
 
     assert possible_releases("2026-11-27") == []
     assert possible_releases(None, "4.6.1") == ["8.2"]
+
+
+def test_a_parser_message_names_the_releases_that_print_it() -> None:
+    from troubleshooter.core.versions import ALL_RELEASES, parser_message_releases
+
+    # real (NVIDIA/TensorRT#4476): 8.x's Resize check; 9.2 reworded it, 10.x says "The shape of weights must align"
+    line = '[6] Assertion failed: (scaleSize == inputRank) && "The shape of input scales must align with the input rank."'
+    assert parser_message_releases(line) == ["8.0", "8.2", "8.4", "8.5", "8.6", "9.0", "9.1"]
+    # the longer (newer) wording wins over the older one inside it (written from 9.3's importer)
+    newer = "Assertion failed: The shape of input scales must align with the input rank. Rank of input scales = 3"
+    assert parser_message_releases(newer) == ["9.2", "9.3"]
+    # a message the newest branch read still holds may be in every later release
+    later = parser_message_releases("Assertion failed: Failed to read weights from external file: x.bin")
+    assert later is not None and later[0] == "7.1" and later[-1] == ALL_RELEASES[-1]
+    assert parser_message_releases("[8] Assertion failed: nothing the parser ever said") is None
+
+
+def test_the_parser_message_table_is_well_formed() -> None:
+    import json
+    from pathlib import Path
+
+    from troubleshooter.core.versions import ALL_RELEASES
+
+    data = json.loads(Path(__file__).resolve().parents[2].joinpath(
+        "troubleshooter", "core", "parser_messages.json").read_text(encoding="utf-8"))
+    assert data["newest"] in ALL_RELEASES and len(data["messages"]) > 300
+    for message, releases in data["messages"].items():
+        assert len(message) >= 30 and releases == sorted(releases, key=ALL_RELEASES.index), message

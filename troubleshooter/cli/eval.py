@@ -269,12 +269,15 @@ def _release_read(log: Path, labelled: str, read: str | None) -> tuple[bool, boo
     if len(parts) < 2 or not parts[1].isdigit():
         return False, False
     short = ".".join(parts[:2])
+    # a major.minor followed by another patch than the label's is some other version: "8.0" inside cuDNN's "8.0.5"
+    # is no TensorRT 8.0.1.6
+    other_patch = (r"(?!\.(?!" + re.escape(parts[2]) + r"(?!\d))\d)") if len(parts) >= 3 and parts[2].isdigit() else ""
     data = log.read_bytes()
     if log.suffix == ".gz":
         import gzip
 
         data = gzip.decompress(data)
-    if not re.search(r"(?<![\d.])" + re.escape(short) + r"(?!\d)", data.decode("utf-8", "replace")):
+    if not re.search(r"(?<![\d.])" + re.escape(short) + r"(?!\d)" + other_patch, data.decode("utf-8", "replace")):
         return False, False
     got = (read or "").split(".")
     if not read:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
-from troubleshooter.core.versions import normalise, possible_releases
+from troubleshooter.core.versions import ALL_RELEASES, normalise, parser_message_releases, possible_releases
 from troubleshooter.models import Environment, Origin
 
 Transform = Callable[["re.Match[str]"], str | None]
@@ -246,9 +246,13 @@ STACKS = tuple(name for _rx, name in _FRONT_ENDS)
 """The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
 
+PARSER_MESSAGE_LITERAL = "Assertion failed"
+"""The lines whose quoted parser message may tell the release (`versions.parser_message_releases`)."""
+
+
 def all_literals() -> list[str]:
     lits: set[str] = (set(PLATFORM_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS) | set(FRONT_END_LITERALS)
-                      | set(PIP_SHOW_LITERALS))
+                      | set(PIP_SHOW_LITERALS) | {PARSER_MESSAGE_LITERAL})
     for fact in FACTS:
         lits.update(fact.literals)
     return sorted(lits)
@@ -268,6 +272,8 @@ class EnvCollector:
     pip_show_at: int = -2
     log_date: tuple[int, str] | None = None
     """The first dated line's number and its date (ISO)."""
+    parser_releases: tuple[int, tuple[str, ...]] | None = None
+    """The first line quoting a message of the ONNX parser's that only some releases print, and those releases."""
     """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
 
     def feed(self, no: int, text: str, raw: str) -> None:
@@ -283,6 +289,7 @@ class EnvCollector:
             old = self.values.get(fact.field)
             if old is None or fact.priority > old[0]:
                 self.values[fact.field] = (fact.priority, value, no)
+        self._parser_message(no, text)
         if _PIP_SHOW_NAME.match(text):
             self.pip_show_at = no
         elif no == self.pip_show_at + 1:
@@ -301,6 +308,12 @@ class EnvCollector:
             for rx, name in _FRONT_ENDS:
                 if name not in self.front_ends and rx.search(raw):
                     self.front_ends[name] = no
+
+    def _parser_message(self, no: int, text: str) -> None:
+        if self.parser_releases is None and PARSER_MESSAGE_LITERAL in text:
+            releases = parser_message_releases(text)
+            if releases:
+                self.parser_releases = (no, tuple(releases))
 
     def note_date(self, no: int, raw: str) -> None:
         """The log's date from a timestamp that carries a year (trtexec's ``[03/22/2022-10:11:12]``, an ISO
@@ -340,6 +353,8 @@ class EnvCollector:
             self.log_date = (later.log_date[0] + line_offset, later.log_date[1])
         if later.last_build is not None:
             self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
+        if self.parser_releases is None and later.parser_releases is not None:
+            self.parser_releases = (later.parser_releases[0] + line_offset, later.parser_releases[1])
 
     def note_origin(self, origin: Origin | None) -> None:
         if origin in ("onnxruntime", "torch-tensorrt") and self.origin_front_end is None:
@@ -412,6 +427,11 @@ class EnvCollector:
         if self.log_date:
             sources["log_date"] = self.log_date[0]
         possible = [] if vals.get("tensorrt_version") else possible_releases(log_date, vals.get("jetpack"))
+        if self.parser_releases is not None and not vals.get("tensorrt_version"):
+            narrowed = [r for r in (possible or ALL_RELEASES) if r in self.parser_releases[1]]
+            if narrowed and narrowed != possible:  # a message against the log's own date: the date stands
+                possible = narrowed
+                sources["tensorrt_possible"] = self.parser_releases[0]
         env = Environment.model_construct(
             None,  # the fields set: pydantic works them out (a `**vals` key would otherwise be taken for it)
             **vals,

@@ -61,6 +61,10 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
     (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
+    # ROS 2 launch: "[autoware_bevfusion_node-1] ", "[detectnet-2] " (the node's name and its process number)
+    (r"\[[A-Za-z_][\w.]{0,62}-\d{1,3}\]\s+(?=\S)", None, False),
+    # syslog / journalctl: "Nov  3 10:02:25 jetbot-2G nvargus-daemon[5043]: "
+    (r"[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]{1,60}(?:\[\d+\])?: ", None, False),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
     (r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*", "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
@@ -195,7 +199,16 @@ _UNTAGGED_FAILURE = re.compile(
     # line, a binary for another CPU ("exec format error"), a server with no GPU, NVIDIA's profilers' error lines
     r"|^\[(?:Errno|WinError) \d+\] |^[\w .'/-]{1,60}\bnot found[.!]?\s*$|\bexec format error\b"
     r"|\bno (?:CUDA[- ]capable |NVIDIA )?(?:GPUs?|devices?) (?:are |is )?(?:available|detected|found)\b"
-    r"|^==(?:ERROR|FATAL)== |^\s*Error (?:parsing|reading|loading|opening)\b"
+    r"|^==(?:ERROR|FATAL)== |^\s*Error (?:parsing|reading|loading|opening|executing|running|creating|calling|writing"
+    r"|processing|building|initiali[sz]ing|importing|compiling|converting|during|while|when)\b"
+    # an error named by its kind ("SCF: Error InvalidState: Session has suffered a critical failure", Argus)
+    r"|^(?:\(\w+\) |\w{1,30}: )?Error [A-Z][A-Za-z]+: "
+    # apt and dpkg refusing; the docker CLI refusing its command; the linker (ld) in any language
+    r"|^E: [A-Z]|^Errors were encountered while processing:|^docker: [A-Za-z'\"]"
+    r"|^(?:\S*/)?(?:ld|ld\.gold|ld\.lld|ld\.bfd)(?:\.exe)?: (?!warning\b)\S"
+    # the C library's "No such file or directory" in the user's language (zh_CN, ja_JP, ko_KR)
+    r"|\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55|\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb"
+    r"\u3084\u30c7\u30a3\u30ec\u30af\u30c8\u30ea\u306f\u3042\u308a\u307e\u305b\u3093|\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098 \ub514\ub809\ud130\ub9ac\uac00 \uc5c6\uc2b5\ub2c8\ub2e4"
     # Visual Studio's debugger and output window (also in Chinese): an unhandled exception, a program's exit code;
     # CMake's NOTFOUND values for a library or a compiler it needs
     r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
@@ -313,13 +326,20 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "error", "non-zero", "unauthorized", "denied", "manifest unknown", "nvalid", "\u00d7 ",
                  "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "AssertionError", "Attempt to ",
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
-                 "STATUS_", " E0", " E1", " F0", " F1")  # the last four: glog in the middle of a pasted line
+                 "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
+                 "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ",
+                 "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
+                 "\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098")
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
 them in step with the regexes above (tests/core/test_logs.py checks every failure wording it knows)."""
 MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
+                   r"^E: [A-Z]",  # apt's errors
+                   r"^ld(?:\.gold|\.lld|\.bfd)?: ",  # the linker's lines (any language; "/usr/bin/ld: " is a literal)
                    r"^#\d+\s+0x[0-9a-f]{6}",  # frames of a native stack trace (gdb's bt)
                    r"^(?:C|LNK|MSB)\d{4}\t")  # Visual Studio's error list, copied
+"""Lines to look at that hold no literal. Keep them short and without a repeat before a literal part: Hyperscan
+(SOM_LEFTMOST) crashed the process scanning a marker that began `^(?:\\S*/)?ld` (kb test, 2026-11-28)."""
 
 
 TRACEBACK_WINDOW = 400

@@ -159,7 +159,7 @@ _KINDS: tuple[_Kind, ...] = (
           "the plugins GStreamer refused, clear its cache, and run again.",
           "gst-inspect-1.0 -b                      # plugins GStreamer blacklisted\n"
           "rm -f ~/.cache/gstreamer-1.0/registry.*.bin"),
-    _Kind(_rx(r"cannot find -l(?P<name>[\w.+-]+)"),
+    _Kind(_rx(r"(?:cannot find|\u627e\u4e0d\u5230) -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
           "ldconfig -p | grep lib{name}"),

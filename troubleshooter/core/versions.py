@@ -29,6 +29,7 @@ integers that are neither a major version (one or two digits) nor the integer fo
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections.abc import Callable
@@ -129,6 +130,34 @@ def possible_releases(log_date: str | None = None, jetpack: str | None = None) -
     if ships is not None:
         out = [r for r in out if r in ships]
     return [] if out == ALL_RELEASES else out
+
+
+@functools.cache
+def _parser_messages() -> tuple[dict[str, tuple[str, ...]], str]:
+    """The ONNX parser's messages and the releases whose parser holds each (`parser_messages.json`, written by
+    scripts/parser_messages.py from onnx-tensorrt's release branches), and the newest release line it read."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).with_name("parser_messages.json")).read_text(encoding="utf-8"))
+    return {m: tuple(r) for m, r in data["messages"].items()}, data["newest"]
+
+
+def parser_message_releases(text: str) -> list[str] | None:
+    """The releases (major.minor, oldest first) whose ONNX parser prints a message this line quotes, or None when it
+    quotes none the table knows. The longest quoted messages decide (a shorter one inside a longer one is the older
+    wording); a message the newest branch read still holds may be in every later release too."""
+    table, newest = _parser_messages()
+    found = [m for m in table if m in text]
+    found = [m for m in found if not any(m != other and m in other for other in found)]
+    if not found:
+        return None
+    releases = set(table[found[0]])
+    for m in found[1:]:
+        releases &= set(table[m])
+    if newest in releases:
+        releases |= {r for r in ALL_RELEASES if Version(r) > Version(newest)}
+    return [r for r in ALL_RELEASES if r in releases] or None
 
 
 def any_in_range(releases: list[str], spec: str | None) -> bool:
