@@ -162,10 +162,18 @@ DATE_BYTES = 200
 
 # Jetson: its boards and software; its own camera and video-conversion GStreamer elements (a dGPU has none of them)
 _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected"
-                     r"|\bnv(?:argus)?camerasrc\b|\bnvvidconv\b")
+                     r"|\bnv(?:argus)?camerasrc\b|\bnvvidconv\b"
+                     # nvcc building for an integrated GPU's architecture (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7); NvMedia
+                     # (only when the line builds for no other architecture: a multi-arch desktop build lists several)
+                     r"|^(?!.*\b(?:compute|sm)_(?!(?:53|62|72|87)\b)\d{2,3}\b).*\b(?:compute|sm)_(?:53|62|72|87)\b"
+                     r"|\bnvmedia\w*")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
-_WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b")
+_WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
+                      # TensorRT's source brackets with MSVC's namespace-qualified function names
+                      # ("runtime.cpp::nvinfer1::Runtime::parsePlan::"; GCC builds print "runtime.cpp::parsePlan::"),
+                      # MSVC's name for an anonymous namespace
+                      r"|\.(?:cpp|cu|h|hpp)::nvinfer1::|`anonymous-namespace'")
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
 _ARM = re.compile(r"\baarch64\b|\barm64\b")
@@ -175,7 +183,8 @@ _X86 = re.compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [
                   r"|\bDriver Version: \d|\b[AHL]\d{2,3}(?:-\w+)? (?:PCIe|SXM)|\bH100\b|\bA100\b")
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
-                     "camerasrc", "nvvidconv",
+                     "camerasrc", "nvvidconv", "compute_53", "compute_62", "compute_72", "compute_87", "sm_53", "sm_62",
+                     "sm_72", "sm_87", "nvmedia", "::nvinfer1::", "anonymous-namespace",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
                      "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "LoadLibrary", "/usr/", "/opt/", "/home/", "/workspace/",
                      ".so.",
@@ -258,6 +267,12 @@ def all_literals() -> list[str]:
     return sorted(lits)
 
 
+_NAMES_ONLY = re.compile(r": (?:command )?not found\s*$|is not recognized as an internal or external command"
+                         r"|: invalid choice: .{0,200}\(choose from ")
+"""Lines that name a tool or a version only to say it is missing or to list what may be chosen ("polygraphy: command
+not found", argparse's "(choose from 'cuda-12.2', ...)"): nothing of the environment is read from them."""
+
+
 @dataclass
 class EnvCollector:
     """Accumulates facts line by line; `result()` gives the Environment."""
@@ -277,6 +292,8 @@ class EnvCollector:
     """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
 
     def feed(self, no: int, text: str, raw: str) -> None:
+        if _NAMES_ONLY.search(text):
+            return  # a tool that is not there, or a list of choices: it names versions and stacks that did not run
         for fact in FACTS:
             if not any(lit in text for lit in fact.literals):
                 continue

@@ -207,8 +207,10 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^E: [A-Z]|^Errors were encountered while processing:|^docker: [A-Za-z'\"]"
     r"|^(?:\S*/)?(?:ld|ld\.gold|ld\.lld|ld\.bfd)(?:\.exe)?: (?!warning\b)\S"
     # the C library's "No such file or directory" in the user's language (zh_CN, ja_JP, ko_KR)
-    r"|\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55|\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb"
-    r"\u3084\u30c7\u30a3\u30ec\u30af\u30c8\u30ea\u306f\u3042\u308a\u307e\u305b\u3093|\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098 \ub514\ub809\ud130\ub9ac\uac00 \uc5c6\uc2b5\ub2c8\ub2e4"
+    r"|\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55"
+    r"|\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb\u3084\u30c7\u30a3\u30ec\u30af\u30c8\u30ea\u306f"
+    r"\u3042\u308a\u307e\u305b\u3093"
+    r"|\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098 \ub514\ub809\ud130\ub9ac\uac00 \uc5c6\uc2b5\ub2c8\ub2e4"
     # Visual Studio's debugger and output window (also in Chinese): an unhandled exception, a program's exit code;
     # CMake's NOTFOUND values for a library or a compiler it needs
     r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
@@ -328,7 +330,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ",
-                 "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
+                 "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
+                 "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
                  "\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098")
 """Literals of which every error line (`is_error_line` after `payload_level`) holds one:
 lines with none of them (and no KB or environment literal) are never looked at by the matcher: keep
