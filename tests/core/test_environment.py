@@ -366,3 +366,24 @@ def test_a_parser_message_bounds_the_release_from_below_too() -> None:
     assert env.release_text == ("TensorRT 8.0 to 9.1 (the log is dated 2025-06-03, the ONNX parser's message on line 2)")
     # a printed release wins over the message
     assert diagnose("[TensorRT v8601]\n" + log).environment.tensorrt_possible == []
+
+
+@pytest.mark.parametrize(("text", "platform"), [
+    # real (triple-mu/YOLOv8-TensorRT#130): MSVC's namespace-qualified function in TensorRT's own bracket
+    ("ERROR: 1: [runtime.cpp::nvinfer1::Runtime::parsePlan::314] Error Code 1: Serialization (Serialization assertion "
+     "plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.)", "windows"),
+    # real (jkjung-avt/tensorrt_demos#189): nvcc building for the Nano's GPU only
+    ('nvcc -ccbin g++ -I"/usr/local/cuda/include" -m64 -gencode arch=compute_53,code=sm_53 -gencode '
+     "arch=compute_53,code=compute_53 -Xcompiler -fPIC -c -o yolo_layer.o yolo_layer.cu\nyolo_layer.h(38): error: x",
+     "jetson"),
+    # written: a multi-architecture desktop build that also lists a Jetson architecture is no Jetson
+    ("nvcc -gencode arch=compute_53,code=sm_53 -gencode arch=compute_86,code=sm_86 -c x.cu\nx.cu(3): error: y", None),
+])
+def test_the_platform_from_tensorrt_s_brackets_and_nvcc_s_architectures(text: str, platform: str | None) -> None:
+    assert diagnose(text).environment.platform == platform
+
+
+def test_a_tool_that_is_not_there_names_no_stack() -> None:
+    # real (a project's non-CUDA docker image, first-sight batch 9): polygraphy did not run
+    env = diagnose("bash: polygraphy: command not found\nERROR: x").environment
+    assert env.front_end != "polygraphy"
