@@ -154,6 +154,14 @@ ERRORS = [
     ("real ld in Chinese, Syencil/tensorRT#11", "/usr/bin/ld: \u627e\u4e0d\u5230 -lyolo5trt"),
     ("real gcc in Chinese, leo/yolov8-trt#6", "Windows.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55"),
     ("real TensorFlow C++, tensorflow/tensorflow#52599", "Error executing session.Run() INVALID_ARGUMENT: 2 root error(s) found."),
+    # batch 10's shapes
+    ("real OBS, obsproject/obs-studio#11913",
+     "17:56:58.580: [NVIDIA VIDEO FX]: FX disabled, redistributable not found or could not be loaded."),
+    ("real cmd.exe in Chinese, warmshao/FasterLivePortrait#140",
+     "'.\\venv\\Scripts\\activate' \u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4\uff0c\u4e5f\u4e0d\u662f\u53ef\u8fd0\u884c\u7684\u7a0b\u5e8f"),
+    ("real CM automation, mlcommons/inference#1773", "CM error: no scripts were found with above tags and variations"),
+    ("real mmdeploy's assertion, open-mmlab/mmdeploy#2848",
+     "#assertion/home/smartgis/workspace/project/mmdeploy/csrc/mmdeploy/backend_ops/tensorrt/batched_nms/trt_batched_nms.cpp,103"),
 ]
 
 NOT_ERRORS = [

@@ -192,6 +192,11 @@ _PAYLOAD_ERROR = re.compile(
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
     r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
+    r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
+    # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
+    # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
+    r"|is not recognized as an internal or external command|\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4"
+    r"|^[A-Z][\w.-]{1,20} error: |^#assertion\S{1,300},\d+\s*$"
     r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to|unable to|Cannot|cannot|Can not|can not|Can't|can't)"
     r" (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
@@ -329,7 +334,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "AssertionError", "Attempt to ",
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
-                 "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ",
+                 "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
+                 "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
                  "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
                  "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
                  "\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098")

@@ -153,10 +153,12 @@ _KINDS: tuple[_Kind, ...] = (
           "wheel built for your JetPack).",
           'python -c "import onnxruntime as ort; print(ort.__version__, ort.get_available_providers())"\n'
           "python -m pip uninstall -y onnxruntime onnxruntime-gpu && python -m pip install onnxruntime-gpu"),
-    _Kind(_rx(r"<create_\w+(?::\d+)?>: Failed to create '(?P<name>[\w-]+)'|no element \"(?P<name>[\w-]+)\""),
+    _Kind(_rx(r"<create_\w+(?::\d+)?>: Failed to create (?:element )?'(?P<name>[\w-]+)'|no element \"(?P<name>[\w-]+)\""),
           "GStreamer could not create the `{name}` element: its plugin did not load (a library the plugin needs is "
-          "missing or from another release, or GStreamer's registry cache is stale after an install or upgrade). List "
-          "the plugins GStreamer refused, clear its cache, and run again.",
+          "missing or from another release, GStreamer's registry cache is stale after an install or upgrade, or - in a "
+          "container - the container was started without the GPU: --gpus all, or --runtime nvidia on Jetson, and "
+          "NVIDIA's elements such as nvstreammux cannot load). List the plugins GStreamer refused, clear its cache, and "
+          "run again.",
           "gst-inspect-1.0 -b                      # plugins GStreamer blacklisted\n"
           "rm -f ~/.cache/gstreamer-1.0/registry.*.bin"),
     _Kind(_rx(r"(?:cannot find|\u627e\u4e0d\u5230) -l(?P<name>[\w.+-]+)"),
