@@ -17,3 +17,10 @@ def test_another_libraries_version_is_not_the_release_printed(tmp_path: Path) ->
     assert _release_read(log, "8.0.1.6", "8.0.1") == (True, True)
     log.write_text("TensorRT-8.0.1.6 tar package\n")
     assert _release_read(log, "8.0.1.6", None) == (True, False)
+
+
+def test_trtexecs_packed_banner_prints_the_release(tmp_path: Path) -> None:
+    # written, in trtexec's form: "[TensorRT v8203]" is 8.2.3
+    log = tmp_path / "x.log"
+    log.write_text("&&&& RUNNING TensorRT.trtexec [TensorRT v8203] # trtexec --onnx=m.onnx\n")
+    assert _release_read(log, "8.2.3.0", "8.2.3") == (True, True)

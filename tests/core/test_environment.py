@@ -387,3 +387,9 @@ def test_a_tool_that_is_not_there_names_no_stack() -> None:
     # real (a project's non-CUDA docker image, first-sight batch 9): polygraphy did not run
     env = diagnose("bash: polygraphy: command not found\nERROR: x").environment
     assert env.front_end != "polygraphy"
+
+
+def test_a_required_release_is_not_the_installed_one() -> None:
+    # real (PaddlePaddle/Paddle3D#149, first-sight batch 10): Paddle says the installed TensorRT is older than 8.2
+    line = "I1212 15:26:24.284873 18103 engine.cc:684] Inspector needs TensorRT version 8.2 and after.\nERROR: x"
+    assert diagnose(line).environment.tensorrt_version is None

@@ -277,12 +277,26 @@ def _release_read(log: Path, labelled: str, read: str | None) -> tuple[bool, boo
         import gzip
 
         data = gzip.decompress(data)
-    if not re.search(r"(?<![\d.])" + re.escape(short) + r"(?!\d)" + other_patch, data.decode("utf-8", "replace")):
+    text = data.decode("utf-8", "replace")
+    if not re.search(r"(?<![\d.])" + re.escape(short) + r"(?!\d)" + other_patch, text) and not _banner_prints(text, parts):
         return False, False
     got = (read or "").split(".")
     if not read:
         return True, False
     return True, got[:2] == parts[:2] if len(got) >= 2 else got[0] == parts[0]
+
+
+def _banner_prints(text: str, parts: list[str]) -> bool:
+    """trtexec's packed banner ("[TensorRT v8203]") names the labelled major.minor."""
+    import re
+
+    from troubleshooter.core.versions import normalise
+
+    for m in re.finditer(r"TensorRT v(\d{4,6})\b", text):
+        read = (normalise(m.group(1)) or "").split(".")
+        if read[:2] == parts[:2]:
+            return True
+    return False
 
 
 def _is_failure(top: str | None, kb_dirs: list[str] | None) -> bool:

@@ -68,7 +68,9 @@ FACTS: list[FactPattern] = [
     # jetson-containers' package tags: "tensorrt:8.6/test.sh" (not NGC image tags, which are YY.MM: tensorrt:23.08)
     _p("tensorrt_version", ("tensorrt:",), r"\btensorrt:(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+)?)\b(?![.-]py)", _short, 1),
     _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "TensorRT version", "tensorrt=="),
-       r"(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V, _short, 2),
+       # not a requirement ("Inspector needs TensorRT version 8.2 and after": the installed one is older)
+       r"(?<!needs )(?<!requires )(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V
+       + r"(?! (?:and|or) (?:after|later|above|newer)\b)(?!\+)", _short, 2),
     # pip's own lines: "Requirement already satisfied: tensorrt-cu12==10.4.0", "Collecting tensorrt_cu12_libs==10.4.0"
     _p("tensorrt_version", ("tensorrt-cu", "tensorrt_cu", "tensorrt==", "tensorrt_libs==", "tensorrt_bindings==",
                             "tensorrt-libs==", "tensorrt-bindings=="),
