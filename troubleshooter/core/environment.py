@@ -225,7 +225,7 @@ _FRONT_ENDS = [
     (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"
                 r"|<create_\w+_bin(?::\d+)?>"), "deepstream"),  # deepstream-app's own errors: "<create_primary_gie_bin:120>"
     (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
-    (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch"), "torch-tensorrt"),
+    (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch|\[__torch__\.[\w.]+_trt_engine\]"), "torch-tensorrt"),
     # mmdeploy runs ONNX Runtime and TensorRT as its backends (its own targets: mmdeploy_onnxruntime_ops)
     (re.compile(r"\bmmdeploy(?:\b|_)"), "mmdeploy"),
     (re.compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
@@ -244,6 +244,7 @@ _FRONT_ENDS = [
     (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
 ]
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
+                      "_trt_engine]",
                       "TensorrtExecutionProvider", "Ort::Exception", "ORT", "riton", "TRITON", "TRTIS",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
                       "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
