@@ -263,3 +263,13 @@ def test_the_declared_text_kinds_name_real_fields() -> None:
     declared = [*TEXT_KINDS, *((cls, name) for cls, names in [*FILLED_FROM.items(), *WALKED_FIRST.items()]
                                 for name in names)]
     assert [(cls.__name__, name) for cls, name in declared if name not in cls.model_fields] == []
+
+
+def test_a_home_folder_glued_to_a_word_or_to_the_assert_macro_is_hidden() -> None:
+    from troubleshooter.render.redact import Redactor
+
+    red = Redactor()
+    # real (first-sight batch 1, u-deepstream-tao-9): TensorRT's plugin ASSERT prints "#assertion<file>,<line>"
+    assert "nvidia" not in red.scrub("#assertion/home/nvidia/TensorRT/plugin/nmsPlugin/nmsPlugin.cpp,118")
+    # real (first-sight batch 10, u-yolov3-trt-dfd-17): a message that lost the space before its path
+    assert "/home/ai" not in red.scrub("Failed to parse ONNX model from file/home/ai/darknet/data/TensorRT/yolov3.onnx")
