@@ -160,6 +160,11 @@ ERRORS = [
     ("real cmd.exe in Chinese, warmshao/FasterLivePortrait#140",
      "'.\\venv\\Scripts\\activate' \u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4\uff0c\u4e5f\u4e0d\u662f\u53ef\u8fd0\u884c\u7684\u7a0b\u5e8f"),
     ("real CM automation, mlcommons/inference#1773", "CM error: no scripts were found with above tags and variations"),
+    ("real systemd, jamie8johnson/cqs#1576", "May 07 13:09:05 cqs-watch.service: Main process exited, code=dumped, status=8/FPE"),
+    ("real GStreamer on a Jetson, toolboc/Intelligent-Video-Analytics-with-NVIDIA-Jetson-and-Microsoft-Azure#22",
+     "(gst-plugin-scanner:6): GStreamer-WARNING **: 01:59:48.111: Failed to load plugin '/usr/lib/aarch64-linux-gnu/"
+     "gstreamer-1.0/libgstnvvideosink.so': /usr/lib/aarch64-linux-gnu/libGLdispatch.so.0: cannot allocate memory in "
+     "static TLS block"),
     ("real mmdeploy's assertion, open-mmlab/mmdeploy#2848",
      "#assertion/home/smartgis/workspace/project/mmdeploy/csrc/mmdeploy/backend_ops/tensorrt/batched_nms/trt_batched_nms.cpp,103"),
 ]

@@ -183,6 +183,8 @@ _PAYLOAD_ERROR = re.compile(
     r"|\*\*\* Process received signal \*\*\*|\bSignal: [A-Z][a-z]+(?: [a-z]+)* \(\d+\)"
     # Windows' crash report ("Attempt to read from address 0000000000000000")
     r"|\bAttempt to (?:read from|write to|execute) address\b"
+    # systemd's account of a service that crashed; the loader out of static TLS (Jetson's libGLdispatch)
+    r"|\bMain process exited, code=(?:dumped|killed), status=\d+/[A-Z]+|cannot allocate memory in static TLS block"
     # TensorFlow's op failure (logged under W), Paddle's error header
     r"|\bOP_REQUIRES failed at\b|^C\+\+ (?:Call Stacks|Traceback) \(More useful to developers\)"
     # Windows: a process ended by an NTSTATUS (DLL not found, access violation, stack buffer overrun...)
@@ -335,6 +337,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
+                 "Main process exited", "static TLS block",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
                  "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
                  "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
