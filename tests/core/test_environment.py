@@ -393,3 +393,9 @@ def test_a_required_release_is_not_the_installed_one() -> None:
     # real (PaddlePaddle/Paddle3D#149, first-sight batch 10): Paddle says the installed TensorRT is older than 8.2
     line = "I1212 15:26:24.284873 18103 engine.cc:684] Inspector needs TensorRT version 8.2 and after.\nERROR: x"
     assert diagnose(line).environment.tensorrt_version is None
+
+
+def test_the_diffusion_demos_engine_name_says_the_release() -> None:
+    # real (NVIDIA/TensorRT#4315, first-sight batch 10): demo/Diffusion names its engines ".trt<version>.plan"
+    log = "Building TensorRT engine for onnx/vae.opt/model.onnx: engine/vae.trt10.7.0.plan\nSegmentation fault (core dumped)"
+    assert diagnose(log).environment.tensorrt_version == "10.7.0"

@@ -119,6 +119,8 @@ FACTS: list[FactPattern] = [
     # an engine file named after the release that built it: "..._10.12.0.36.trt", "clip.trt10.9.0.34.plan"
     _p("tensorrt_version", (".trt", ".engine", ".plan"),
        r"(?:[_\-.]|\btrt)(?P<v>(?:[5-9]|1\d)\.\d+\.\d+\.\d+)\.(?:trt|engine|plan)\b", _short, 0),
+    # NVIDIA's demo/Diffusion names each engine after the TensorRT that builds it: "engine/vae.trt10.7.0.plan"
+    _p("tensorrt_version", (".trt",), r"\.trt(?P<v>(?:[5-9]|1\d)\.\d+\.\d+)\.(?:plan|engine)\b", _short, 0),
     # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
     _p("tensorrt_version", ("libnvinfer", "libnvonnxparser"),
        r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)", None, 0),
