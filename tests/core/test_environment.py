@@ -399,3 +399,11 @@ def test_the_diffusion_demos_engine_name_says_the_release() -> None:
     # real (NVIDIA/TensorRT#4315, first-sight batch 10): demo/Diffusion names its engines ".trt<version>.plan"
     log = "Building TensorRT engine for onnx/vae.opt/model.onnx: engine/vae.trt10.7.0.plan\nSegmentation fault (core dumped)"
     assert diagnose(log).environment.tensorrt_version == "10.7.0"
+
+
+def test_paddle_trts_own_sources_behind_glog_say_paddle_inference() -> None:
+    # real (first-sight batch 6, u-paddledet-7630): Paddle-TRT's logger helper behind glog, nothing else names Paddle
+    line = ("E0119 13:18:42.726310 10018 helper.h:111] 3: [builderConfig.cpp::addOptimizationProfile::301] Error Code 3: "
+            "Internal Error (Parameter check failed at: optimizer/api/builderConfig.cpp::addOptimizationProfile::301, "
+            "condition: profile->isValid()")
+    assert diagnose(line).environment.front_end == "paddle-inference"

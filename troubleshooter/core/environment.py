@@ -240,13 +240,16 @@ _FRONT_ENDS = [
     # Paddle by name, its C++ namespace or its own source tree ("paddle/fluid/...", "paddle/phi/..."); not a folder
     # of the user's that happens to be called paddle ("e:\\git\\paddle\\segment-anything\\...")
     (re.compile(r"(?<![\\/])[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b(?![\\/])|paddle[\\/](?:fluid|phi)\b|paddle_inference"
-                r"|paddle::|(?:\b|_)pd_op\.\w"), "paddle-inference"),
+                r"|paddle::|(?:\b|_)pd_op\.\w"
+                # Paddle-TRT's own sources behind its glog prefix ("E0811 ... helper.h:131] ", the subgraph pass)
+                r"|\b[IWEF]\d{4} [\d:.]+\s+\d+ (?:helper\.h|tensorrt_subgraph_pass\.cc|op_teller\.cc"
+                r"|analysis_predictor\.cc):\d+\]"), "paddle-inference"),
     (re.compile(r"\btorch2trt\b"), "torch2trt"),
     (re.compile(r"[Pp]olygraphy"), "polygraphy"),
     (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
 ]
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
-                      "_trt_engine]",
+                      "_trt_engine]", "helper.h:", "tensorrt_subgraph_pass.cc", "op_teller.cc", "analysis_predictor.cc",
                       "TensorrtExecutionProvider", "Ort::Exception", "ORT", "riton", "TRITON", "TRTIS",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
                       "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
