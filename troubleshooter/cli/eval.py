@@ -290,11 +290,14 @@ def _banner_prints(text: str, parts: list[str]) -> bool:
     """trtexec's packed banner ("[TensorRT v8203]") names the labelled major.minor."""
     import re
 
+    from troubleshooter.api import check_trt_version  # the one reader of versions, packed ones too ("8203" -> 8.2.3)
+
     for m in re.finditer(r"TensorRT v(\d{4,6})\b", text):
-        digits = m.group(1)  # 8.x/9.x: M m pp ("8203"); 10.x and later: MM mm pp ("100300")
-        read = [digits[0], digits[1]] if len(digits) == 4 else [digits[:2].lstrip("0"), digits[2:4].lstrip("0") or "0"]
-        if read == parts[:2]:
-            return True
+        try:
+            if check_trt_version(m.group(1)).split(".")[:2] == parts[:2]:
+                return True
+        except InputError:
+            continue
     return False
 
 

@@ -70,10 +70,9 @@ _URL_USERINFO = re.compile(r"(?<=://)[^/\s@<>]+@(?P<host>[A-Za-z0-9.-]+)")
 _WIN_HOME = re.compile(r"(?i)\b[A-Z]:\\(?:Users|Documents and Settings)\\"
                        r"(?P<user>[^\\/\r\n\"'<>|:*?]{1,40}?(?=\\)|[^\\/\s\"'<>|:*?]+)")
 _POSIX_HOME = re.compile(
-    # a path alone, or glued to a compiler's include or library flag ("-I/home/<user>/...", "-L/home/...") or to the
-    # "#assertion" of TensorRT's plugin ASSERT macro ("#assertion/home/<user>/TensorRT/plugin/...cpp,118")
-    # ... or glued to a word by a message that lost its space ("from file/home/<user>/model.onnx": a folder follows)
-    r"(?:(?<![\w.~-])|(?<=\s-[IL])|(?<=^-[IL])|(?<=#assertion)|(?<=[A-Za-z])(?=/(?:home\d*|Users)/[\w.@+-]+/))(?:/mnt/[a-z]|/[a-z](?=/Users/))?(?:/[\w.-]+)*?/(?:home\d*|Users)/"
+    # a path alone, or glued to a compiler's include or library flag ("-I/home/<user>/...", "-L/home/...") or to a
+    # word when a folder follows ("from file/home/<user>/model.onnx", the plugin ASSERT's "#assertion/home/<user>/...")
+    r"(?:(?<![\w.~-])|(?<=\s-[IL])|(?<=^-[IL])|(?<=[A-Za-z])(?=/(?:home\d*|Users)/[\w.@+-]+/))(?:/mnt/[a-z]|/[a-z](?=/Users/))?(?:/[\w.-]+)*?/(?:home\d*|Users)/"
     r"(?P<user>[\w.@+-]+)(?=/|\b|$)"
     r"|(?<![\w.~-])/root(?=/|\s|$|[\"':,)\]])|(?<![\w~])~(?=/)")
 _PROMPT = re.compile(
