@@ -167,6 +167,8 @@ ERRORS = [
      "static TLS block"),
     ("real mmdeploy's assertion, open-mmlab/mmdeploy#2848",
      "#assertion/home/smartgis/workspace/project/mmdeploy/csrc/mmdeploy/backend_ops/tensorrt/batched_nms/trt_batched_nms.cpp,103"),
+    ("real TorchDynamo, pytorch/TensorRT#1673 (a class of an exceptions module, not named ...Error)",
+     "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(_lru_cache_wrapper) [] {}"),
 ]
 
 NOT_ERRORS = [
@@ -283,3 +285,15 @@ def test_paddles_report_headers_do_not_lead_ahead_of_its_message() -> None:
     report = diagnose("\n".join(PADDLESHARP_132) + "\n")
     assert report.failure and report.first_error is None
     assert report.diagnoses[0].id == "paddle-built-without-tensorrt"
+
+
+def test_the_linkers_in_function_header_does_not_lead_ahead_of_the_missing_symbol() -> None:
+    """NVIDIA-AI-IOT/Lidar_AI_Solution#85 (first-sight batch 10): ld names the function, then the symbol it lacks."""
+    log = ("/usr/bin/ld: CMakeFiles/centerpoint.dir/src/centerpoint.cpp.o: in function `CenterPoint::CenterPoint("
+           "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, bool)':\n"
+           "centerpoint.cpp:(.text+0x2306): undefined reference to `spconv::load_engine_from_onnx(std::__cxx11::"
+           "basic_string<char, std::char_traits<char>, std::allocator<char> > const&, spconv::Precision)'\n"
+           "collect2: error: ld returned 1 exit status\n")
+    report = diagnose(log)
+    assert report.failure and report.first_error is not None
+    assert "undefined reference" in report.first_error.text

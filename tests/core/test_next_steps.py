@@ -102,6 +102,16 @@ KIND_LINES = [
      "for read /models/arcface_r100_v1/config.pbtxt: No such file or directory", "linux",
      "`/models/arcface_r100_v1/config.pbtxt`", "--strict-model-config=false"),  # SthPhoenix/InsightFace-REST#94 (batch 8)
     ("ModuleNotFoundError: No module named 'pycocotools", "jetson", "`pycocotools`", "sys.executable"),  # jkjung-avt/tensorrt_demos#567
+    # batch 10 (uncovered at first sight): a missing file said as "Missing config file", DeepStream without a muxer, a
+    # symbol whose name the C++ signature makes long
+    ("AssertionError: Missing config file tmp/hf_models/flan-t5-xxl/config.ini", "linux",
+     "`tmp/hf_models/flan-t5-xxl/config.ini`", "ls -l tmp/hf_models/flan-t5-xxl/config.ini"),  # NVIDIA/TensorRT-LLM#887
+    ("0:00:08.984108832 29549   0x7f01ff4850 WARN                 nvinfer gstnvinfer.cpp:1428:gst_nvinfer_process_full_"
+     "frame:<daytimelamp_inference> error: NvDsBatchMeta not found for input buffer.", "jetson", "nvstreammux",
+     "nvstreammux name=m"),  # marcoslucianops/DeepStream-Yolo#449
+    ("centerpoint.cpp:(.text+0x2306): undefined reference to `spconv::load_engine_from_onnx(std::__cxx11::basic_string"
+     "<char, std::char_traits<char>, std::allocator<char> > const&, spconv::Precision)'", "linux",
+     "`spconv::load_engine_from_onnx`", None),  # NVIDIA-AI-IOT/Lidar_AI_Solution#85
 ]
 
 
@@ -113,6 +123,20 @@ PROGRAM_LINES = [
     ("ValueError: invalid literal for int() with base 10: 'tiny'", "`ValueError`", None),  # tensorrt_demos#449
     ("TypeError: run_eval() missing 1 required positional argument: 'eval_pycocotools'", "`TypeError`", None),  # yolov9-qat#7
     ("KeyError: 'num_detections'", "num_detections", "polygraphy inspect model"),  # TensorRT-YOLO#15
+    # batch 10's uncovered lines that name what failed before TensorRT ran (each line as its thread printed it)
+    ("RuntimeError: Exporting the operator grid_sampler to ONNX opset version 11 is not supported. Please feel free to "
+     "request support or submit a pull request on PyTorch GitHub.", "`grid_sampler` at opset 11",
+     "opset_version="),  # xuanandsix/CLRNet-onnxruntime-and-tensorrt-demo#1
+    ("make: *** No rule to make target 'onnx2engine'.  Stop.", "`onnx2engine`", "cmake -S . -B build"),  # deepsort_tensorrt#6
+    ("error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\": "
+     "https://visualstudio.microsoft.com/visual-cpp-build-tools/", "Build Tools", None),  # sd-webui-tensorrt#9
+    ("AssertionError: output_tensor/softmax is not in graph", "`output_tensor/softmax`",
+     "n.name for n in g.node"),  # ardianumam/Tensorflow-TensorRT#29
+    ("torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(_lru_cache_wrapper) [] {}",
+     "TorchDynamo", None),  # pytorch/TensorRT#1673
+    ("ValueError: This ORT build has ['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider'] "
+     "enabled. Since ORT 1.9, you are required to explicitly set the providers parameter when instantiating "
+     "InferenceSession.", "`providers=`", "providers=[\"TensorrtExecutionProvider\""),  # RapidAI/RapidOCR#21
 ]
 
 

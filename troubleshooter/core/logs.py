@@ -119,6 +119,8 @@ _BARE_LEVEL = re.compile(_LVL + r":\s+")
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
 _EXCEPTION = re.compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
+    # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."
+    r"|(?<=\.)(?:exc|errors?|exceptions?)\.[A-Z][A-Za-z0-9_]*"
     r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error))(?::\s|:?$)"
 )
 """A Python (or pybind11) exception line: `ValueError: ...`, `pkg.mod.Error: ...`, quoted or indented too."""
@@ -148,7 +150,9 @@ _PARSER_FRAME = re.compile(
     # next line says what failed
     r"|(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils)\.cpp:\d+ In function \w+:?\s*$"
     # Paddle's error report: its C++ traceback's header and the summary's header, before the message itself
-    r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$")
+    r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$"
+    # the linker's header before the symbol it could not resolve ("ld: x.o: in function `Foo::Foo()':")
+    r"|: in function [`'][^`']{1,400}':\s*$")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
 ("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers. A
 failure (a report is printed only on one), but the context of the line that says why, which leads instead."""
@@ -337,7 +341,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
-                 "Main process exited", "static TLS block",
+                 "Main process exited", "static TLS block", ".exc.", "exceptions.",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
                  "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
                  "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",

@@ -102,6 +102,8 @@ class _Kind(NamedTuple):
     program: bool = False
     """The error is the program's own (its command line, its Python code), not TensorRT's or a tool's: the next
     step is the tracker of the project the script belongs to, not NVIDIA's or the stack's."""
+    lang: str = "bash"
+    """The language of `code` (a Python snippet is "python")."""
     stackless: bool = False
     """Only when no known stack ran: a Python exception in a known stack's run may be raised in that stack's own code
     (torch2trt's converters, a Triton backend), whose steps and tracker then fit better."""
@@ -161,11 +163,60 @@ _KINDS: tuple[_Kind, ...] = (
           "run again.",
           "gst-inspect-1.0 -b                      # plugins GStreamer blacklisted\n"
           "rm -f ~/.cache/gstreamer-1.0/registry.*.bin"),
+    _Kind(_rx(r"Exporting the operator [`'\"]?(?P<name>[\w:.]+)[`'\"]? to ONNX opset version (?P<opset>\d+) is not supported"
+              r"|ONNX export failed:? [Cc]ouldn't export (?:Python )?operator (?P<name>[\w:.]+)"),
+          "The export stops in PyTorch, before TensorRT: this PyTorch has no ONNX form of `{name}`[[ at opset {opset}]]. "
+          "Export with a higher `opset_version=` (and a PyTorch release that exports the op there), or replace the op in "
+          "the model (another op, or a custom symbolic with a TensorRT plugin for it). Then check that your TensorRT's "
+          "ONNX parser supports the op at that opset (onnx-tensorrt's docs/operators.md for your release).",
+          'python -c "import torch; print(torch.__version__)"\n'
+          "# in the export script: torch.onnx.export(model, args, \"model.onnx\", opset_version=17)", program=True),
+    _Kind(_rx(r"This ORT build has \[.{0,200}\] enabled\. Since ORT 1\.9, you are required to explicitly set the providers"),
+          "Since onnxruntime 1.9 every InferenceSession must be given its providers: the program (or one of its sessions) "
+          "creates one without `providers=`. Pass them to every session, or use the project's release written for "
+          "onnxruntime 1.9 or later.",
+          "# every session the program creates:\n"
+          "ort.InferenceSession(path, providers=[\"TensorrtExecutionProvider\", \"CUDAExecutionProvider\", "
+          "\"CPUExecutionProvider\"])", lang="python", program=True),
+    _Kind(_rx(r"NvDsBatchMeta not found for input buffer"),
+          "nvinfer got a buffer without DeepStream's batch metadata: the pipeline has no nvstreammux in front of it "
+          "(every nvinfer needs one upstream, even for one source), or an element between them drops the metadata. Link "
+          "source -> nvstreammux -> nvinfer.",
+          "gst-launch-1.0 uridecodebin uri=file:///path/video.mp4 ! m.sink_0 nvstreammux name=m batch-size=1 width=1280 "
+          "height=720 ! nvinfer config-file-path=config_infer.txt ! fakesink"),
+    _Kind(_rx(r"torch\._dynamo\.exc\.(?P<name>Unsupported|UserError)(?::\s*(?P<detail>.{0,120}))?"),
+          "torch.compile's tracer (TorchDynamo) cannot capture this call in one graph[[: {detail}]]. Where a whole graph "
+          "is needed (torch.export, Torch-TensorRT's export path, fullgraph=True), move that call out of forward() "
+          "(compute it once, outside the model) or rewrite it in tensor ops; or use a path that allows graph breaks "
+          "(torch.compile(model, backend=\"tensorrt\") without fullgraph).",
+          None, program=True),
+    _Kind(_rx(r"(?:^|\W)(?P<name>[\w/.-]{1,120}) is not in graph\b|The name '(?P<name>[^']{1,120})' refers to a Tensor which "
+              r"does not exist"),
+          "TensorFlow has no node `{name}` in this graph: the output (or input) name given to the conversion is not the "
+          "model's. List the graph's node names (for Keras, `model.outputs`) and pass the real one.",
+          'python -c "import tensorflow as tf; g=tf.compat.v1.GraphDef(); g.ParseFromString(open(\'model.pb\',\'rb\')'
+          '.read()); print([n.name for n in g.node][-10:])"', program=True),
+    _Kind(_rx(r"No rule to make target [`'](?P<name>[^'`]{1,300})['`], needed by [`'](?P<target>[^'`]{1,200})['`]"),
+          "make needs `{name}` to build `{target}` and it does not exist: the build files point at a file (often a "
+          "library of TensorRT, CUDA or OpenCV) at a path this machine does not have. Configure again with the right "
+          "paths (remove the build folder or CMakeCache.txt first), or install what is missing there.",
+          "ls -l {name}\ngrep -n {name} CMakeCache.txt | head", program=True),
+    _Kind(_rx(r"No rule to make target [`'](?P<name>[^'`]{1,120})['`]|No targets specified and no makefile found"),
+          "make found no[[ `{name}`]] target in this folder: run it in the build folder that cmake configured (after "
+          "cmake finished without errors), or the target is of another release of the project's build. On Windows, "
+          "the project needs its CMake or Visual Studio build instead of make.",
+          "cmake -S . -B build && cmake --build build   # then the target the README names\nmake help | head -30",
+          program=True),
+    _Kind(_rx(r"Microsoft Visual C\+\+ (?P<name>1\d\.\d) or greater is required"),
+          "pip is compiling a package from source on Windows and needs Microsoft's C++ compiler: install the Microsoft "
+          "C++ Build Tools (the \"Desktop development with C++\" workload), or install a prebuilt wheel of the package "
+          "(a Python version for which it publishes one).",
+          None, program=True),
     _Kind(_rx(r"(?:cannot find|\u627e\u4e0d\u5230) -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
           "ldconfig -p | grep lib{name}"),
-    _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`]{1,120})['`]"
+    _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`(]{1,200})(?:\([^'`]{0,600}\))?(?: const)?['`]"
               r"|unresolved external symbol \W?(?P<name>[^\s\"(]{1,120})"),
           "A symbol the program uses (`{name}`) is in none of the libraries it links: add the library that defines it "
           "to the link, or rebuild that library with the same compiler, ABI and release (a header from one release "
@@ -195,7 +246,8 @@ _KINDS: tuple[_Kind, ...] = (
               r"|[Ff]ailed to (?:open|load|read) (?:\w+ )?file)"
               r"[:\s'\"]{0,4}(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"
               r"|(?:^|\s)(?P<name>[^\s'\":;]*[/\\.][^\s'\":;]*)[:;] (?:No such file or directory|cannot open)"
-              r"|[\"'](?P<name>[^\"']*[/\\][^\"']*)[\"']\W{0,3}(?:\(?No such file or directory|not found|does not exist)"),
+              r"|[\"'](?P<name>[^\"']*[/\\][^\"']*)[\"']\W{0,3}(?:\(?No such file or directory|not found|does not exist)"
+              r"|[Mm]issing (?:[\w-]+ ){0,2}file:?\s['\"]?(?P<name>[^\s'\"]*[/\\.][^\s'\"]*)"),
           "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
           "program runs in) and that the step that makes or downloads the file ran and succeeded.",
           "ls -l {name}; pwd", "dir {name}; pwd"),
@@ -262,7 +314,7 @@ def _kind_step(kind: _Kind, m: regex.Match[str], env: Environment) -> FixStep:
     values = {k: v or MISSING for k, v in m.groupdict().items()}
     values.update(name=name or MISSING, top=name.split(".")[0] if name else MISSING)
     windows = env.platform == "windows" and kind.windows is not None
-    code, lang = (kind.windows, "powershell") if windows else (kind.code, "bash")
+    code, lang = (kind.windows, "powershell") if windows else (kind.code, kind.lang)
     return _step(fill(kind.text, values), fill(code, values, lang) if code else None, lang)
 
 
