@@ -169,6 +169,24 @@ ERRORS = [
      "#assertion/home/smartgis/workspace/project/mmdeploy/csrc/mmdeploy/backend_ops/tensorrt/batched_nms/trt_batched_nms.cpp,103"),
     ("real TorchDynamo, pytorch/TensorRT#1673 (a class of an exceptions module, not named ...Error)",
      "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(_lru_cache_wrapper) [] {}"),
+    # first-sight batch 12: shapes the batch's pastes showed unseen
+    ("real clang behind its include chain, edgeimpulse/example-standalone-inferencing-linux#14",
+     "In file included from ./edge-impulse-sdk/classifier/ei_fil_result_struct.h:25: ./model-parameters/model_variables.h"
+     ":58:19: error: use of undeclared identifier 'trained_onnx_arena_size"),
+    ("real curl -v, kserve/kserve#684", "< HTTP/1.1 404 Not Found"),
+    ("real zsh's job report, NVIDIA-AI-IOT/tf_trt_models#47",
+     "[1]    27275 killed     python3 camera_tf_trt.py --image --filename  --model ssd_mobilenet_v2_coco"),
+    ("real Click's usage error, nv-morpheus/Morpheus#1979", "Try 'morpheus tools onnx-to-trt --help' for help."),
+    ("real PyTorch's load_state_dict without its header, spacewalk01/depth-anything-tensorrt#21",
+     "   size mismatch for depth_head.scratch.output_conv2.0.weight: copying a param with shape torch.Size([32, 128, 3, 3])"
+     " from checkpoint, the shape in current model is torch.Size([32, 64, 3, 3])."),
+    ("real ros2 launch without the workspace sourced, NVIDIA-AI-IOT/ros2_trt_pose#3",
+     "malformed launch argument 'pose-estimation.launch.py', expected format '<name>:=<value>'"),
+    ("real traceback pasted without its header and exception line, jkjung-avt/tensorrt_demos#476",
+     "    raise RuntimeError('cannot get YoloLayer_TRT plugin creator')"),
+    ("real docker on a Jetson, NVIDIA/TensorRT#1479", "no matching manifest for linux/arm64/v8 in the manifest list entries"),
+    ("real PyTorch on an RTX 5090, NVIDIA/TensorRT-LLM#3347",
+     "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation."),
 ]
 
 NOT_ERRORS = [

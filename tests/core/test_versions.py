@@ -212,3 +212,17 @@ def test_the_parser_message_table_is_well_formed() -> None:
     assert data["newest"] in ALL_RELEASES and len(data["messages"]) > 300
     for message, releases in data["messages"].items():
         assert len(message) >= 30 and releases == sorted(releases, key=ALL_RELEASES.index), message
+
+
+def test_the_headers_say_when_a_tensorrt_name_came_and_went() -> None:
+    """core/api_symbols.json, read from NVIDIA/TensorRT's release branches (scripts/api_symbols.py)."""
+    from troubleshooter.core.versions import api_change
+
+    assert api_change("nvinfer1::ScatterMode") == ("8.2", None)  # microsoft/onnxruntime#10125 (first-sight batch 12)
+    assert api_change("IBuilderConfig::setMaxWorkspaceSize") == (None, "10.0")
+    assert api_change("enqueueV3") == ("8.5", None)
+    assert api_change("setOutputTensorAddress") == ("10.0", None)  # the safety runtime's older one does not count
+    # it left in 10.0 and came back in 10.6: the first departure is the one a compile error meets
+    assert api_change("buildEngineWithConfig") == ("6.0", "10.0")
+    assert api_change("ILogger") is None  # every release declares it
+    assert api_change("getBindingMagic") is None  # no release does

@@ -62,10 +62,14 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
 
 
 def capture_names(entry: Entry) -> set[str]:
-    """Every named group of the entry's signatures (`regexes.group_names`: read once, kept in the KB cache)."""
+    """Every named group of the entry's signatures (`regexes.group_names`: read once, kept in the KB cache), and the
+    releases a signature on a TensorRT API name captures."""
     from troubleshooter.core.regexes import group_names
 
-    return {name for sig in entry.match.signatures for name in group_names(sig.regex)}
+    names = {name for sig in entry.match.signatures for name in group_names(sig.regex)}
+    names |= {key for sig in entry.match.signatures for spec, key in ((sig.api_added_in, "api_added"),
+                                                                      (sig.api_removed_in, "api_removed")) if spec}
+    return names  # the last two: the release a signature on a TensorRT name captures (`matcher._api_groups`)
 
 
 def placeholders(text: str) -> set[str]:

@@ -173,11 +173,14 @@ _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
                      r"|\bnvmedia\w*")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
-_WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\w\.dll\b|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
+_WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
                       # TensorRT's source brackets with MSVC's namespace-qualified function names
                       # ("runtime.cpp::nvinfer1::Runtime::parsePlan::"; GCC builds print "runtime.cpp::parsePlan::"),
                       # MSVC's name for an anonymous namespace
                       r"|\.(?:cpp|cu|h|hpp)::nvinfer1::|`anonymous-namespace'")
+_WINDOWS_DLL = re.compile(r"\w\.dll\b")
+"""A DLL's name alone: Windows, unless the log shows a Linux path too (a hint that lists each OS's library: "vcomp140.dll
+or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes", DLR on a Jetson)."""
 _LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
 _ARM = re.compile(r"\baarch64\b|\barm64\b")
@@ -386,7 +389,8 @@ class EnvCollector:
             self.origin_front_end = origin
 
     def _platform(self, no: int, raw: str) -> None:
-        for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("linux", _LINUX), ("arm", _ARM),
+        for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("windows-dll", _WINDOWS_DLL),
+                         ("linux", _LINUX), ("arm", _ARM),
                          ("arm-server", _ARM_SERVER), ("x86", _X86)):
             if name not in self.platform_hits and rx.search(raw):
                 self.platform_hits[name] = no
@@ -426,11 +430,13 @@ class EnvCollector:
             sources.pop("tensorrt_version", None)
         platform: str | None = None
         arm_jetson = "arm" in self.platform_hits and "arm-server" not in self.platform_hits
-        for name in ("jetson", "wsl", "windows", "arm", "linux"):
+        for name in ("jetson", "wsl", "windows", "windows-dll", "arm", "linux"):
             if name == "arm" and not arm_jetson:
                 continue
+            if name == "windows-dll" and "linux" in self.platform_hits:
+                continue  # a DLL named beside Linux paths: a hint listing each OS's library, not this machine
             if name in self.platform_hits:
-                platform = "jetson" if name == "arm" else name
+                platform = {"arm": "jetson", "windows-dll": "windows"}.get(name, name)
                 sources["platform"] = self.platform_hits[name]
                 break
         if platform is None and vals.get("compute_capability") in ("5.3", "6.2", "7.2", "8.7"):

@@ -158,6 +158,11 @@ _PARSER_FRAME = re.compile(
 failure (a report is printed only on one), but the context of the line that says why, which leads instead."""
 
 
+def is_exception_line(text: str) -> bool:
+    """Is this a Python (or pybind11) exception line (`_EXCEPTION`: `pkg.mod.Error: message`)?"""
+    return _EXCEPTION.match(text.lstrip()) is not None
+
+
 def is_report_frame(text: str) -> bool:
     """Is this line the frame of an error report (`_PARSER_FRAME`), not the line that says what failed?"""
     return _PARSER_FRAME.search(text) is not None
@@ -294,6 +299,25 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\bCU(?:BLAS|DNN|FFT|SPARSE|SOLVER)_STATUS_(?!SUCCESS\b)[A-Z_]+"
     # a process that ended with a non-zero code (Windows NTSTATUS codes are large negative numbers)
     r"|\b(?:exit|exited|returned|terminated|finished) (?:with )?(?:exit )?(?:code|status)[ :=]+(?:-?[1-9]\d*|0x[0-9A-Fa-f]+)\b"
+    # a compiler's "file:line:col: error:" behind other text ("In file included from a.h:25: b.h:58:19: error: ...")
+    r"|[\w.)\]-]:\d+:\d+: (?:fatal )?error: "
+    # an HTTP response that refused the request (curl -v / -i)
+    r"|^<?\s?HTTP/\d(?:\.\d)? [45]\d\d\b"
+    # zsh's job report of a process that ended by a signal ("[1]    27275 killed     python3 x.py")
+    r"|^\[\d+\][+-]?\s+\d+\s+(?:killed|segmentation fault|abort|bus error|floating point exception"
+    r"|illegal hardware instruction)\b"
+    # Click (a Python CLI) refusing its command line: it prints the usage, then this, only on a usage error
+    r"|^Try ['\"][^'\"]{1,200} --help['\"] for help\.?\s*$"
+    # PyTorch refusing a checkpoint (load_state_dict's report, often pasted without its header)
+    r"|^\s*size mismatch for [\w.]+: copying a param with shape|^\s*(?:Missing|Unexpected) key\(s\) in state_dict: "
+    # the raise statement a traceback shows (its header and exception line lost from the paste)
+    r"|^\s{0,8}raise [A-Z]\w{0,60}(?:Error|Exception)\("
+    # ros2 launch refusing its arguments (the package was not found: the launch file was read as an argument)
+    r"|^malformed launch argument '"
+    # docker: an image with no build for this platform (an x86 image on a Jetson)
+    r"|\bno matching manifest for \S+ in the manifest list entries"
+    # PyTorch on a GPU its build has no kernels for (RTX 50 with a wheel before CUDA 12.8)
+    r"|with CUDA capability sm_\d+ is not compatible with the current PyTorch installation"
 )
 """A failure on a line with no severity tag at all (a tagged info or warning line may say such words
 harmlessly: "[W] Could not read timing cache", "[V] Tactic ... failed")."""
@@ -341,7 +365,11 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
-                 "Main process exited", "static TLS block", ".exc.", "exceptions.",
+                 "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
+                 # zsh's job reports, Click's usage error, PyTorch's load_state_dict
+                 "raise ", "malformed launch argument", "no matching manifest", "is not compatible with the current PyTorch",
+                 " killed ", "segmentation fault", " abort ", "bus error", "floating point exception",
+                 "illegal hardware instruction", "for help", "size mismatch for", "key(s) in state_dict",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
                  "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
                  "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",

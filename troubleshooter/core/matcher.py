@@ -58,6 +58,7 @@ from troubleshooter.core.state import (
     MatchState,
     SignatureHits,
 )
+from troubleshooter.core.versions import api_change, in_range
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine, Origin
@@ -154,6 +155,26 @@ def check_entry(entry: Entry, untrusted: bool) -> None:
             problem = check_backtracking(sig)
             if problem:
                 raise KBError(problem, field=f"match.signatures.{sig.id}.regex")
+
+
+def _api_groups(sig: Signature, groups: dict[str, str]) -> dict[str, str] | None:
+    """A signature on a TensorRT API name (`api_added_in` / `api_removed_in`; the name is its `symbol` capture): the
+    captures with the release that added (`api_added`) or dropped (`api_removed`) it, or None when the headers of no
+    release in the range did. A name that was added and later dropped (enqueueV2: 6.0 to 9.3) reads as dropped: code
+    compiled against headers older than the name's first release is the rarer case."""
+    change = api_change(groups.get("symbol", ""))
+    if change is None:
+        return None
+    out = dict(groups)
+    if sig.api_added_in:
+        if change.added is None or change.removed is not None or not in_range(change.added, sig.api_added_in):
+            return None
+        out["api_added"] = change.added
+    if sig.api_removed_in:
+        if change.removed is None or not in_range(change.removed, sig.api_removed_in):
+            return None
+        out["api_removed"] = change.removed
+    return out
 
 
 class LiteralIndex:
@@ -399,7 +420,7 @@ class Matcher:
         if not text:
             return _EMPTY, None, True
         line = _Line(no, level, origin, text, raw)
-        unbalanced = text.count("(") > text.count(")")
+        unbalanced = text.count("(") > text.count(")") or _DETAIL_FOLLOWS.search(text) is not None
         joined = None
         if unbalanced:
             joinings = _joinings(line, following() if callable(following) else following, unfinished=True)
@@ -495,6 +516,11 @@ class Matcher:
             if m is None:
                 continue
             groups = {k: v.strip()[:MAX_VALUE_CHARS] for k, v in m.groupdict().items() if v is not None}
+            if cs.sig.api_added_in or cs.sig.api_removed_in:
+                verdict = _api_groups(cs.sig, groups)
+                if verdict is None:
+                    continue  # the name is not one a TensorRT release added (or dropped) in the range
+                groups = verdict
             matches.append((cs, groups))
         return matches, timed_out, tried
 
@@ -703,14 +729,25 @@ WRAP_MIN_CHARS = 60
 """A line shorter than this was not cut by a terminal or an editor (unless it is visibly unfinished)."""
 
 
+_DETAIL_FOLLOWS = re.compile(r"Error Code \d+: [\w ]{1,30}Error\s*$")
+"""TensorRT's error line cut before its "(detail)": ONNX Runtime's TensorRT-RTX provider logs the message's own
+newlines ("IBuilder::buildSerializedNetwork: Error Code 1: Internal Error" / "(ScalarOp not handled ..." / "In
+getEquivalentMyelinCoord at .../codeGenerator.cpp:3996)")."""
+UNFINISHED_LINES = 4
+"""The most lines an unfinished line is joined with."""
+
+
 def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> list[str]:
     """The line joined with the lines that continue it: the next non-blank lines that carry no prefix of
     their own, while the piece before each was long (a wrapped tail). An `unfinished` line (an open
-    parenthesis) continues on the one next line whatever its length, and is joined one way: without a
+    parenthesis, or TensorRT's "Error Code N: ... Error" whose "(detail)" a wrapper put on the next lines) continues
+    on the next lines whatever their length until the parenthesis closes (at most `UNFINISHED_LINES`), and is
+    joined one way: without a
     separator where a terminal cut it (a long line not ending in a space), else with one space. Any
     other line is joined both ways, for the caller to try."""
     tails: list[str] = []
     before = len(line.raw)
+    depth = line.text.count("(") - line.text.count(")")
     for raw in following:
         nxt = decode_line(raw).rstrip("\r")
         if not nxt.strip():
@@ -722,7 +759,10 @@ def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> l
             break
         tails.append(nxt.strip())
         if unfinished:
-            break  # the line it closes: what follows is another message (a paste's next line)
+            depth += nxt.count("(") - nxt.count(")")
+            if depth <= 0 or len(tails) >= UNFINISHED_LINES:
+                break  # the line that closes it: what follows is another message (a paste's next line)
+            continue
         before = len(nxt)
     if not tails:
         return []

@@ -41,6 +41,12 @@ class Findings:
     """What the core has to say about its own work (no failure seen, error lines left unexamined)."""
 
 
+EXCEPTION_MESSAGE_LINES = 6
+"""How far a message may run on after its first line (an exception's, or untagged lines after an error) and still
+be the wrapper of a diagnosed reason."""
+LATER_LINES = 20
+"""Unexplained failing lines after the first that its next steps may read: when the first says nothing of its own
+(a GLib warning, "Failed to set pipeline to PAUSED"), a later one may say what failed (`first_error_steps`)."""
 _PYTHON_LINE = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
                           r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 _CPP_LINE = re.compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
@@ -135,10 +141,19 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
     if roots and first.line >= min(roots):
         return failure, None
-    from troubleshooter.core.logs import parse_line
-    from troubleshooter.core.next_steps import first_error_steps
+    from troubleshooter.core.logs import is_exception_line, parse_line, parse_parts
 
     line = parse_line(first.line, first.text)
+    near = [e for d in errors if not d.cascade for e in d.evidence
+            if e.role == "trigger" and 0 < e.line - first.line <= EXCEPTION_MESSAGE_LINES]
+    untagged = any(parse_parts(e.text)[1] is None and not e.text.lstrip().startswith("[") for e in near)
+    if near and (is_exception_line(line.text) or untagged):
+        # a message that goes on over the next lines ("DLRError: DLR library (libdlr.so) could not be loaded." ...
+        # "Error message(s): libnvinfer.so.7: cannot open shared object file"): the diagnosed line is its reason
+        return failure, None
+    from troubleshooter.core.next_steps import first_error_steps
+
     stack = stack_of(env.front_end) if stack_of is not None else None
-    steps = first_error_steps(line.text, env, stack, origin=line.origin)
+    later = [(u.line, parse_line(u.line, u.text).text) for u in failing if u.line > first.line][:LATER_LINES]
+    steps = first_error_steps(line.text, env, stack, origin=line.origin, later=later)
     return failure, first.model_copy(update={"next_steps": steps})

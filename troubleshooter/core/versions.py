@@ -33,6 +33,7 @@ import functools
 import operator
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from packaging.version import InvalidVersion, Version
 
@@ -158,6 +159,41 @@ def parser_message_releases(text: str) -> list[str] | None:
     if newest in releases:
         releases |= {r for r in ALL_RELEASES if Version(r) > Version(newest)}
     return [r for r in ALL_RELEASES if r in releases] or None
+
+
+@functools.cache
+def _api_symbols() -> tuple[dict[str, tuple[tuple[str, str], ...]], tuple[str, ...]]:
+    """TensorRT's C++ API names and the runs of releases whose headers declare each (`api_symbols.json`, written by
+    scripts/api_symbols.py from NVIDIA/TensorRT's release branches), and the releases read, oldest first."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).with_name("api_symbols.json")).read_text(encoding="utf-8"))
+    return {n: tuple((a, b) for a, b in spans) for n, spans in data["symbols"].items()}, tuple(data["releases"])
+
+
+class ApiChange(NamedTuple):
+    """When a release's public headers first declared a TensorRT name, and the release that first dropped it."""
+
+    added: str | None
+    """The first release whose headers declare it (None: the oldest release read already did)."""
+    removed: str | None
+    """The first release after `added` whose headers lack it (None: every later release read declares it)."""
+
+
+def api_change(name: str) -> ApiChange | None:
+    """What the headers say of a C++ name a compiler could not find ('nvinfer1::ScatterMode', 'IPluginV3',
+    'IBuilder::setMaxWorkspaceSize': the last part counts), or None when every release read declares it or none does
+    (a name of the program's own, or a header not included at all)."""
+    table, releases = _api_symbols()
+    spans = table.get(name.rsplit("::", 1)[-1].strip())
+    if not spans:
+        return None
+    first, end = spans[0]
+    added = first if first != releases[0] else None
+    at = releases.index(end)
+    removed = releases[at + 1] if at + 1 < len(releases) else None
+    return ApiChange(added, removed)
 
 
 def any_in_range(releases: list[str], spec: str | None) -> bool:

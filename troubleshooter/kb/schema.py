@@ -76,12 +76,22 @@ class Signature(_Strict):
         "context the trigger appeared in, not a later, unrelated line).",
     )
     note: str | None = Field(default=None, description="What this signature is for (shown by `kb explain`).")
+    api_added_in: str | None = Field(
+        default=None,
+        description="Only when the `symbol` capture names a TensorRT C++ name that its headers first declared in a release "
+        "of this range (e.g. '>5.1'): the match then captures `api_added`, that release (core/api_symbols.json).")
+    api_removed_in: str | None = Field(
+        default=None,
+        description="Only when the `symbol` capture names a TensorRT C++ name that the headers of a release of this range "
+        "dropped (e.g. '>=10.0,<11'): the match then captures `api_removed`, that release.")
     severity: Severity | None = Field(
         default=None,
         description="Trigger only: the severity of the diagnosis when this trigger fired the entry, instead of the "
         "entry's (e.g. a secondary notice that is only a warning where the entry's other triggers are errors). "
         "When several triggers fired, the most severe of theirs wins.",
     )
+
+    _api_ranges = field_validator("api_added_in", "api_removed_in")(_check_specifier)
 
     @model_validator(mode="after")
     def _severity_on_triggers(self) -> Signature:
