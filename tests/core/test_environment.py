@@ -407,3 +407,22 @@ def test_paddle_trts_own_sources_behind_glog_say_paddle_inference() -> None:
             "Internal Error (Parameter check failed at: optimizer/api/builderConfig.cpp::addOptimizationProfile::301, "
             "condition: profile->isValid()")
     assert diagnose(line).environment.front_end == "paddle-inference"
+
+
+@pytest.mark.parametrize(("text", "platform"), [
+    # real (NVIDIA/TensorRT#203, first-sight batch 12): trtexec's input file with a forward-slash drive
+    ("Input filename:   C:/Users/tmp.onnx\n[E] boom\n", "windows"),
+    # real (SunOner/sunone_aimbot#19, batch 12): a retyped traceback that lost the drive's colon
+    ("    File ''C\\Users\\Z\\Downloads\\yolov8_aimbot-main (4)\\yolov8_aimbot-main\\checks.py'', line 4, in<module>\n"
+     "ModuleNotFoundError: No module named 'tensorrt'\n", "windows"),
+    # real (neo-ai/neo-ai-dlr#450, batch 12): DLR's hint lists each OS's library; the paths are a Jetson's
+    ("  File \"/usr/local/lib/python3.6/dist-packages/dlr-1.10.0-py3.6.egg/dlr/dlr_model.py\", line 39, in _load_lib\n"
+     "dlr.dlr_model.DLRError: DLR library (libdlr.so) could not be loaded.\n"
+     "  * OpenMP runtime is not installed (vcomp140.dll or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes)\n",
+     "linux"),
+    # written: a URL is no drive
+    ("see https://github.com/NVIDIA/TensorRT/issues\n[E] boom\n", None),
+])
+def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_paths(text: str, platform: str | None
+                                                                                       ) -> None:
+    assert diagnose(text).environment.platform == platform

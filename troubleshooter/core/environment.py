@@ -174,6 +174,9 @@ _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
 _WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
+                      # a drive written with forward slashes ("C:/Users/tmp.onnx"), a user folder whose colon a
+                      # retyped paste lost ("C\Users\me\...")
+                      r"|(?<![\w/])[A-Z]:/(?=\w)|(?<![\w\\])[A-Z]\\Users\\"
                       # TensorRT's source brackets with MSVC's namespace-qualified function names
                       # ("runtime.cpp::nvinfer1::Runtime::parsePlan::"; GCC builds print "runtime.cpp::parsePlan::"),
                       # MSVC's name for an anonymous namespace
@@ -193,7 +196,8 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      "camerasrc", "nvvidconv", "compute_53", "compute_62", "compute_72", "compute_87", "sm_53", "sm_62",
                      "sm_72", "sm_87", "nvmedia", "::nvinfer1::", "anonymous-namespace",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
-                     "WSL", "/usr/lib/wsl", ":\\", ".dll", ".exe", "LoadLibrary", "/usr/", "/opt/", "/home/", "/workspace/",
+                     "WSL", "/usr/lib/wsl", ":\\", ":/", "\\Users\\", ".dll", ".exe", "LoadLibrary",
+                     "/usr/", "/opt/", "/home/", "/workspace/",
                      ".so.",
                      "x86_64", "amd64", "GeForce", "RTX", "GTX", "Tesla ", "Quadro", "NVIDIA-SMI", "Driver Version: ", "PCIe",
                      "SXM", "H100", "A100",
