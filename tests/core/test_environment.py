@@ -426,3 +426,15 @@ def test_paddle_trts_own_sources_behind_glog_say_paddle_inference() -> None:
 def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_paths(text: str, platform: str | None
                                                                                        ) -> None:
     assert diagnose(text).environment.platform == platform
+
+
+@pytest.mark.parametrize(("text", "release"), [
+    # real (ack00gar/FunGen#36, first-sight batch 13): the app names the running TensorRT against the engine's
+    ("ERROR: TensorRT model exported with a different version than 10.11.0.33\n", "10.11.0"),
+    # real (NVIDIA-AI-IOT/nanosam#24, batch 13): pip finds 8.5.2.2 installed, then fails to build 8.6.1's wheel
+    ("Requirement already satisfied: tensorrt in /usr/local/lib/python3.8/dist-packages (8.5.2.2)\n"
+     "Collecting tensorrt\n  Downloading tensorrt-8.6.1.post1.tar.gz (18 kB)\n"
+     "  Building wheel for tensorrt (setup.py) ... error\n", "8.5.2"),
+])
+def test_the_release_the_app_or_pip_says_is_installed(text: str, release: str) -> None:
+    assert diagnose(text).environment.tensorrt_version == release

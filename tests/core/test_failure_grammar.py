@@ -187,6 +187,14 @@ ERRORS = [
     ("real docker on a Jetson, NVIDIA/TensorRT#1479", "no matching manifest for linux/arm64/v8 in the manifest list entries"),
     ("real PyTorch on an RTX 5090, NVIDIA/TensorRT-LLM#3347",
      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation."),
+    # first-sight batch 13
+    ("real bonnet's freeze script, PRBonn/bonnet#62", "Error saving TensorRT UFF model"),
+    ("real onnxruntime's message without its ValueError, chroma-core/chroma#1004",
+     "This ORT build has ['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider'] enabled. Since "
+     "ORT 1.9, you are required to explicitly set the providers parameter when instantiating InferenceSession."),
+    ("real gcc in a Markdown paste that kept its bold, tensorflow/tensorflow#60362",
+     "tensorflow/compiler/xla/stream_executor/cuda/cuda_graph.cc:135:21: **error**: ‘cudaGraphDebugDotFlagsVerbose’ was "
+     "not declared in this scope"),
 ]
 
 NOT_ERRORS = [

@@ -126,6 +126,14 @@ KIND_LINES = [
      "docker manifest inspect"),  # NVIDIA/TensorRT#1479
     ("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.",
      "linux", "sm_120", "whl/cu128"),  # NVIDIA/TensorRT-LLM#3347
+    ("tensorflow/compiler/xla/stream_executor/cuda/cuda_graph.cc:135:21: **error**: ‘cudaGraphDebugDotFlagsVerbose’ was "
+     "not declared in this scope", "linux", "`cudaGraphDebugDotFlagsVerbose`",
+     "grep -rn cudaGraphDebugDotFlagsVerbose"),  # tensorflow/tensorflow#60362 (batch 13)
+    ("/workspace/Paddle/paddle/fluid/platform/device_context.h:64:10: fatal error: unsupported/Eigen/CXX11/Tensor: No "
+     "such file or directory", "linux", "`unsupported/Eigen/CXX11/Tensor`", "find / -path"),  # Paddle#40797 (batch 13)
+    ("  • Installing tensorrt (8.6.1): Failed", "linux", "`tensorrt`", "pip index versions tensorrt"),  # TensorRT#3050
+    ("  ERROR: Failed building wheel for tensorrt-cu12", "windows", "`tensorrt-cu12`",
+     "pip index versions tensorrt"),  # yuvraj108c/ComfyUI-Rife-Tensorrt#21 (batch 13)
 ]
 
 
@@ -213,3 +221,37 @@ def test_tensorrts_own_first_line_keeps_its_steps_whatever_follows() -> None:
     steps = first_error_steps("[E] [TRT] 1: [runtime.cpp::parsePlan::314] Error Code 1: Serialization (oops)",
                               Environment(), later=[(5, "No such file or directory: 'x.engine'")])
     assert not steps[0].text.startswith("Line 5")
+
+
+def test_a_line_that_names_nothing_of_tensorrt_from_an_unknown_stack_gets_no_trtexec_step() -> None:
+    """Batch 12's judge: 32 of 106 reports led with "verbose trtexec, ask NVIDIA", for a CMake step, a darknet export,
+    an OpenCV assertion. Real: Pelee-TensorRT#5 (first-sight batch 10)."""
+    line = ("OpenCV Error: Assertion failed (ssize.width > 0 && ssize.height > 0) in resize, file "
+            "/home/nvidia/build_opencv/opencv/modules/imgproc/src/resize.cpp, line 4044")
+    steps = first_error_steps(line, Environment())
+    assert "not a TensorRT message" in steps[0].text and not any("trtexec" in (s.command.code if s.command else "")
+                                                                 for s in steps)
+    # a line that names the engine keeps the TensorRT steps (its verbose log may show the real error)
+    steps = first_error_steps("Failed to build model model/resnet50int8/build/head.bbox.plan.", Environment())
+    assert "not a TensorRT message" not in steps[0].text
+
+
+def test_a_build_tools_error_gets_build_steps_not_the_stacks_runtime_ones() -> None:
+    """dusty-nv/jetson-inference#1492 (first-sight batch 13): nvcc's error compiling jetson-inference against another
+    TensorRT's headers got detectnet's --log-level steps."""
+    line = ('/jetson-inference/c/tensorNet.h(617): error: exception specification for virtual function '
+            '"tensorNet::Profiler::reportLayerTime" is incompatible with that of overridden function '
+            '"nvinfer1::IProfiler::reportLayerTime"')
+    steps = first_error_steps(line, Environment(front_end="jetson-inference"))
+    assert "build stopped" in steps[0].text and steps[0].command is not None
+    assert "NvInferVersion.h" in steps[0].command.code and "detectnet" not in steps[0].command.code
+
+
+def test_pypis_placeholder_package_is_named_before_the_generic_pip_step() -> None:
+    """SkyworkAI/Matrix-Game#43 (batch 13): pip's "Preparing metadata ... error" says little; the placeholder message
+    further down says what failed."""
+    steps = first_error_steps("  Preparing metadata (setup.py) ... error", Environment(),
+                              later=[(7, "error: subprocess-exited-with-error"),
+                                     (16, "The package you are trying to install is only a placeholder project on "
+                                          "PyPI.org repository.")])
+    assert steps[0].text.startswith("Line 16 says what failed:") and "placeholder" in steps[0].text

@@ -75,6 +75,14 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("tensorrt-cu", "tensorrt_cu", "tensorrt==", "tensorrt_libs==", "tensorrt_bindings==",
                             "tensorrt-libs==", "tensorrt-bindings=="),
        r"\btensorrt(?:[-_]cu\d+)?(?:[-_](?:bindings|libs))?==" + _V, _short, 2),
+    # pip finding it installed: "Requirement already satisfied: tensorrt in /usr/local/lib/python3.8/dist-packages
+    # (8.5.2.2)" (what a later "Downloading tensorrt-8.6.1.post1.tar.gz" then fails to build is not installed)
+    _p("tensorrt_version", ("Requirement already satisfied: tensorrt",),
+       r"Requirement already satisfied: tensorrt(?:[-_]cu\d+)? in \S+ \((?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\)", _short, 2),
+    # an app naming the running TensorRT against an engine's: "TensorRT model exported with a different version than
+    # 10.11.0.33" (Ultralytics-style checks)
+    _p("tensorrt_version", ("different version than",),
+       r"(?:exported|built|serialized|created) with a different (?:TensorRT )?version than (?:TensorRT )?" + _V, _short, 2),
     # apt: a pinned install ("tensorrt=10.13.3.9-1+cuda12.9") or a dependency ("libnvinfer6 (= 6.0.1-1+cuda10.1)")
     _p("tensorrt_version", ("+cuda",),
        r"\b(?:tensorrt|libnvinfer\d*|libnvinfer-(?:dev|plugin\d*)|python3-libnvinfer(?:-dev)?)\s*(?:=|\(= ?)"
@@ -196,7 +204,10 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      "camerasrc", "nvvidconv", "compute_53", "compute_62", "compute_72", "compute_87", "sm_53", "sm_62",
                      "sm_72", "sm_87", "nvmedia", "::nvinfer1::", "anonymous-namespace",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
-                     "WSL", "/usr/lib/wsl", ":\\", ":/", "\\Users\\", ".dll", ".exe", "LoadLibrary",
+                     "WSL", "/usr/lib/wsl", ":\\", "\\Users\\", ".dll", ".exe", "LoadLibrary",
+                     # a drive with a forward slash: each letter's own literal (":/" alone would be a timestamp's
+                     # characters, which stops the matcher from setting trtexec's timestamps aside)
+                     *(f"{letter}:/" for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
                      "/usr/", "/opt/", "/home/", "/workspace/",
                      ".so.",
                      "x86_64", "amd64", "GeForce", "RTX", "GTX", "Tesla ", "Quadro", "NVIDIA-SMI", "Driver Version: ", "PCIe",
@@ -239,8 +250,9 @@ _FRONT_ENDS = [
     (re.compile(r"\bmmdeploy(?:\b|_)"), "mmdeploy"),
     (re.compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
     (re.compile(r"TF-TRT|TrtGraphConverter|TRTEngineOp|tensorflow/compiler/tf2tensorrt|trt_convert"), "tf-trt"),
-    (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"),
-     "ultralytics"),
+    # Ultralytics by name, its export's own lines, and AutoBackend's "Loading best.engine for TensorRT inference..."
+    (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"
+                r"|^Loading \S+\.engine for TensorRT inference\.\.\."), "ultralytics"),
     (re.compile(r"ComfyUI|comfy[/\\._]"), "comfyui"),
     (re.compile(r"jetson[-_.]inference|jetson_utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
@@ -261,7 +273,8 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
                       "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",
-                      "export.py", "TensorRT: ", "ComfyUI", "comfy", "mmdeploy", "jetson", "detectNet", "imageNet",
+                      "export.py", "TensorRT: ", "for TensorRT inference", "ComfyUI", "comfy", "mmdeploy", "jetson",
+                      "detectNet", "imageNet",
                       "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt",
                       # Triton's sources behind its glog prefix
                       "model_lifecycle.cc", "backend_model", "model_config_utils.cc", "memory_manager.cc",

@@ -300,7 +300,7 @@ _UNTAGGED_FAILURE = re.compile(
     # a process that ended with a non-zero code (Windows NTSTATUS codes are large negative numbers)
     r"|\b(?:exit|exited|returned|terminated|finished) (?:with )?(?:exit )?(?:code|status)[ :=]+(?:-?[1-9]\d*|0x[0-9A-Fa-f]+)\b"
     # a compiler's "file:line:col: error:" behind other text ("In file included from a.h:25: b.h:58:19: error: ...")
-    r"|[\w.)\]-]:\d+:\d+: (?:fatal )?error: "
+    r"|[\w.)\]-]:\d+:\d+: (?:fatal )?(?:error|\*\*error\*\*): "  # the second: a Markdown paste's bold
     # an HTTP response that refused the request (curl -v / -i)
     r"|^<?\s?HTTP/\d(?:\.\d)? [45]\d\d\b"
     # zsh's job report of a process that ended by a signal ("[1]    27275 killed     python3 x.py")
@@ -310,6 +310,15 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^Try ['\"][^'\"]{1,200} --help['\"] for help\.?\s*$"
     # PyTorch refusing a checkpoint (load_state_dict's report, often pasted without its header)
     r"|^\s*size mismatch for [\w.]+: copying a param with shape|^\s*(?:Missing|Unexpected) key\(s\) in state_dict: "
+    # a step named after "Error" ("Error saving TensorRT UFF model", "ERROR while loading the engine")
+    r"|^(?:Error|ERROR) (?:while |when )?(?:sav|load|writ|read|creat|build|pars|convert|export|serializ|deserializ|open"
+    r"|initializ)\w*\b"
+    # pip's step that failed ("Preparing metadata (setup.py) ... error"), PyPI's placeholder package refusing to install
+    r"|^\s{0,4}(?:Preparing metadata|Building wheel for|Getting requirements to build wheel|Installing build dependencies)"
+    r"\b.{0,120}\.\.\. error\s*$|only a placeholder project on PyPI"
+    r"|^\s{0,4}[\u2022*-] (?:Installing|Updating) \S+ \([^)]{1,40}\): Failed\b"  # poetry
+    # onnxruntime refusing a session created without providers (its ValueError's message alone)
+    r"|you are required to explicitly set the providers parameter"
     # the raise statement a traceback shows (its header and exception line lost from the paste)
     r"|^\s{0,8}raise [A-Z]\w{0,60}(?:Error|Exception)\("
     # ros2 launch refusing its arguments (the package was not found: the launch file was read as an argument)
@@ -367,7 +376,9 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
-                 "raise ", "malformed launch argument", "no matching manifest", "is not compatible with the current PyTorch",
+                 "raise ", "malformed launch argument", "providers parameter", "placeholder project", "): Failed",
+                 "no matching manifest",
+                 "is not compatible with the current PyTorch",
                  " killed ", "segmentation fault", " abort ", "bus error", "floating point exception",
                  "illegal hardware instruction", "for help", "size mismatch for", "key(s) in state_dict",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",

@@ -105,6 +105,9 @@ class _Kind(NamedTuple):
     step is the tracker of the project the script belongs to, not NVIDIA's or the stack's."""
     lang: str = "bash"
     """The language of `code` (a Python snippet is "python")."""
+    weak: bool = False
+    """The line's words fit but say little ("Preparing metadata (setup.py) ... error"): a later line that a kind
+    fits better gives the step instead."""
     stackless: bool = False
     """Only when no known stack ran: a Python exception in a known stack's run may be raised in that stack's own code
     (torch2trt's converters, a Triton backend), whose steps and tracker then fit better."""
@@ -141,14 +144,30 @@ _KINDS: tuple[_Kind, ...] = (
           "pip has no `{name}` build for this Python, platform or index: list the versions it can install here, then "
           "pin one of those, use the Python version the project asks for, or add the index that publishes it.",
           "python -m pip index versions {name}\npython --version"),
+    _Kind(_rx(r"The package you are trying to install is only a placeholder project on PyPI"),
+          "The package is only a placeholder on PyPI (nvidia-tensorrt, nvidia-pyindex era): the project's requirements pin "
+          "a name that was never published there. Install the real package instead - `tensorrt` (or tensorrt-cu12 / "
+          "-cu11) from PyPI - and change the requirement; TensorRT has no macOS build, so on a Mac the TensorRT part of "
+          "the project cannot be installed at all.",
+          "python -m pip install tensorrt   # in place of nvidia-tensorrt in requirements.txt", program=True),
     _Kind(_rx(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
-              r"|Getting requirements to build wheel \.\.\. error"),
-          "pip is building `{name}` from its source package: there is no TensorRT wheel for this Python, platform or "
-          "CUDA flavour, or pip cannot reach pypi.nvidia.com, where the package fetches it. List what pip can install, "
+              r"|Failed (?:building wheel for|to build) (?P<name>tensorrt[\w-]*)\b"
+              r"|Installing (?P<name>tensorrt[\w-]*) \([\w.]+\): Failed"),
+          "pip (or poetry) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
+          "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
+          "wheels (poetry's isolated build has no pip to fetch them with). List what pip can install, "
           "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
           "python3-libnvinfer) instead of pip.",
           "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
           default="tensorrt"),
+    _Kind(_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
+          "pip (or poetry) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
+          "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
+          "wheels (poetry's isolated build has no pip to fetch them with). List what pip can install, "
+          "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
+          "python3-libnvinfer) instead of pip.",
+          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
+          default="tensorrt", weak=True),
     _Kind(_rx(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
               r"|(?P<name>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available provider names"),
           "This onnxruntime has no `{name}`: the CPU-only package (onnxruntime) is installed, or installed beside "
@@ -197,6 +216,14 @@ _KINDS: tuple[_Kind, ...] = (
           "model's. List the graph's node names (for Keras, `model.outputs`) and pass the real one.",
           'python -c "import tensorflow as tf; g=tf.compat.v1.GraphDef(); g.ParseFromString(open(\'model.pb\',\'rb\')'
           '.read()); print([n.name for n in g.node][-10:])"', program=True),
+    _Kind(_rx(r"[‘'`](?P<name>[A-Za-z_]\w{2,80})[’'`] was not declared in this scope|use of undeclared identifier "
+              r"[‘'`](?P<name>[A-Za-z_]\w{2,80})|[‘'`](?P<name>[A-Za-z_]\w{2,80})[’'`]: undeclared identifier"
+              r"|identifier \"(?P<name>[A-Za-z_]\w{2,80})\" is undefined"),
+          "The code uses `{name}`, which the headers it is compiled against do not declare: most often a library (CUDA, "
+          "cuDNN, TensorRT, OpenCV, a generated header) older than the code needs, or a header the build does not "
+          "include. Find which library declares `{name}` and build against a release that has it (or the code's release "
+          "written for yours).",
+          "grep -rn {name} /usr/local/cuda/include /usr/include 2>/dev/null | head -3", program=True),
     _Kind(_rx(r"No rule to make target [`'](?P<name>[^'`]{1,300})['`], needed by [`'](?P<target>[^'`]{1,200})['`]"),
           "make needs `{name}` to build `{target}` and it does not exist: the build files point at a file (often a "
           "library of TensorRT, CUDA or OpenCV) at a path this machine does not have. Configure again with the right "
@@ -295,7 +322,7 @@ _KINDS: tuple[_Kind, ...] = (
           "inputs and outputs), or let Triton generate it from the model - from 22.07 (Triton 2.24) it does unless "
           "--disable-auto-complete-config is given; before, only with --strict-model-config=false.",
           "tritonserver --model-repository=/models --strict-model-config=false   # before 22.07: generate the config"),
-    _Kind(_rx(r"fatal error: (?P<name>[\w./+-]+\.(?:h|hh|hpp|hxx|cuh)): No such file or directory"),
+    _Kind(_rx(r"fatal error: (?P<name>[\w./+-]+?(?:\.(?:h|hh|hpp|hxx|cuh|inl))?): No such file or directory"),
           "The compiler cannot find the header `{name}`: the library it belongs to is not installed with its headers, "
           "or was built without that part (OpenCV without its dnn module, DeepStream's sources not installed), or its "
           "include folder is not given to the build (-I, include_directories, CPATH). Find which package holds it.",
@@ -356,6 +383,27 @@ missing command, Docker without the NVIDIA runtime, the network, permissions. Th
 step, and the stack's TensorRT steps (a verbose TensorRT log, a reduced model) are left out: they would show nothing."""
 
 
+_TENSORRT_WORDS = re.compile(r"(?i)tensor_?rt|\btrt|nvinfer|engine|onnx|plugin|cuda|cudnn|cublas|myelin|tactic|serializ"
+                             r"|optimi[sz]ation profile|builder|parser|jetson|jetpack|\bgpu\b|\bdla\b|\.plan\b|int8|fp16"
+                             r"|calibrat|quantiz")
+"""Words of TensorRT and what it runs on: a line that holds none, from a run no known stack made, is not TensorRT's."""
+_NOT_TENSORRT = ("This line is not a TensorRT message and names nothing of TensorRT: the program, script or tool that "
+                 "ran printed it (its own check, a build step, a library it loads). The lines just above it in the "
+                 "whole output name the step that failed and what it was given; a verbose TensorRT log would not show "
+                 "more.")
+_BUILD_TOOL = re.compile(
+    r"[\w.)\]-]:\d+(?::\d+)?: (?:fatal )?(?:error|\*\*error\*\*)\b|\.\w{1,4}\(\d+\)(?:: | : )(?:fatal )?error\b"
+    r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
+    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
+    r"^FAILED: |\bnvcc (?:fatal|error)|error: command '[^']*(?:gcc|g\+\+|cc1plus|cl\.exe|nvcc)[^']*' failed|"
+    r"returned a non-zero code|executor failed running|Configuring incomplete")
+"""A compiler's, linker's, make's, CMake's, bazel's or docker build's own error line: the program was never built."""
+_BUILD_FAILED = ("The build stopped at this compile, link or configure step, before anything ran, so no TensorRT "
+                 "runtime step applies. Fix the first error of the build (later ones follow from it), and check the "
+                 "versions the project's build asks for - compiler, CUDA, cuDNN, TensorRT, the framework - against what "
+                 "this machine has (a header or library of another release gives errors like this one).")
+_BUILD_VERSIONS = ("gcc --version | head -1; nvcc --version | tail -2; cmake --version | head -1\n"
+                   "find / -name NvInferVersion.h 2>/dev/null | head -3   # the TensorRT headers the build may take")
 _PROJECT_TRACKER = ("If the script is a project's (a repository's demo, export or install script), search that project's "
                     "issues for this line, then ask there with the exact command, the whole output and the project's "
                     "release or commit; the error is in its code or its use, not in TensorRT.")
@@ -373,7 +421,7 @@ def _kind_of(payload: str, env: Environment) -> tuple[_Kind, regex.Match[str]] |
 
 
 def _kind_step(kind: _Kind, m: regex.Match[str], env: Environment) -> FixStep:
-    name = (m.group("name") or kind.default).rstrip(".,;:)") if "name" in kind.pattern.groupindex else ""
+    name = ((m.group("name") if "name" in kind.pattern.groupindex else None) or kind.default).rstrip(".,;:)")
     values = {k: v or MISSING for k, v in m.groupdict().items()}
     values.update(name=name or MISSING, top=name.split(".")[0] if name else MISSING)
     windows = env.platform == "windows" and kind.windows is not None
@@ -397,12 +445,16 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     found = _kind_of(payload, env)
     said_by = None
     tensorrt_own = (origin in TENSORRT_ORIGINS) or (origin is None and _TENSORRT_OWN.search(payload) is not None)
-    if found is None and not tensorrt_own:  # TensorRT's own line keeps its stack's steps (verbose log, reduced model)
+    if (found is None or found[0].weak) and not tensorrt_own:  # TensorRT's own line keeps its stack's steps
         for no, text in later:
-            found = _kind_of(text, env)
-            if found is not None:
-                said_by = no
+            better = _kind_of(text, env)
+            if better is not None and not better[0].weak:
+                found, said_by = better, no
                 break
+        else:
+            if found is None:
+                found = next((k for k in (_kind_of(text, env) for _no, text in later) if k is not None), None)
+                said_by = next((no for no, text in later if _kind_of(text, env) is not None), None)
     if found is not None:
         # The line says what failed, outside TensorRT: its step, then where to ask (the project's tracker for the
         # program's own error); TensorRT's verbose log and a reduced model would not show more.
@@ -412,6 +464,14 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
         if found[0].program:
             return [first, _step(_PROJECT_TRACKER)]
         return [first, _step(_report_text(stack, env)) if stack is not None else _ask_upstream(env)]
+    if not tensorrt_own and _BUILD_TOOL.search(payload):
+        # A compile, link or configure step failed: the stack's runtime steps (its verbose log, its config) do not
+        # apply to a build that never produced the program.
+        return [_step(_BUILD_FAILED, _BUILD_VERSIONS), _step(_PROJECT_TRACKER)]
+    if env.front_end is None and not tensorrt_own and not _TENSORRT_WORDS.search(payload):
+        # Nothing says TensorRT ran, and the line is no TensorRT message and names nothing of it (a build step, a
+        # script's own check, a library): a verbose trtexec run would not show more.
+        return [_step(_NOT_TENSORRT), _step(_PROJECT_TRACKER)]
     if stack is None:
         return _generic_steps(payload, env, origin)
     key = env.front_end or "unknown"
