@@ -74,11 +74,16 @@ def _cases():  # type: ignore[no-untyped-def]
             yield pytest.param(entry, ex.name, id=f"{entry.id}::{ex.name}")
 
 
+_RESULTS: dict[str, dict[str, object]] = {}
+"""Each entry's examples, run once per test process (`run_examples` runs them all; a case reads its own result)."""
+
+
 @pytest.mark.parametrize("entry,example", list(_cases()))
 def test_example(entry, example: str) -> None:  # type: ignore[no-untyped-def]
-    results = {r.case_id: r for r in run_examples(entry)}
-    res = results[f"{entry.id}::{example}"]
-    assert res.ok, res.message
+    if entry.id not in _RESULTS:
+        _RESULTS[entry.id] = {r.case_id: r for r in run_examples(entry)}
+    res = _RESULTS[entry.id][f"{entry.id}::{example}"]
+    assert res.ok, res.message  # type: ignore[attr-defined]
 
 
 def test_capture_names_are_the_compiled_groups() -> None:
