@@ -195,6 +195,14 @@ ERRORS = [
     ("real gcc in a Markdown paste that kept its bold, tensorflow/tensorflow#60362",
      "tensorflow/compiler/xla/stream_executor/cuda/cuda_graph.cc:135:21: **error**: ‘cudaGraphDebugDotFlagsVerbose’ was "
      "not declared in this scope"),
+    # first-sight batch 14
+    ("real ansible's apt task, autowarefoundation/autoware#6389",
+     '    "stderr": "E: Unable to correct problems, you have held broken packages.\\n",'),
+    ("real yum, NVIDIA/TensorRT#1804", "No package libnvinfer8-8.2.0-1.cuda10 available."),
+    ("real torch_tensorrt's own runtime not imported, under a UserWarning, pytorch/TensorRT#2577",
+     "C:\\Users\\Tomas\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\torch_tensorrt\\_Device.py:19: "
+     "UserWarning: Unable to import torchscript frontend core and torch-tensorrt runtime. Some dependent features may "
+     "be unavailable."),
 ]
 
 NOT_ERRORS = [
@@ -209,6 +217,10 @@ NOT_ERRORS = [
     "[12/01/2024-10:00:00] [W] [TRT] Using an engine plan file across different models of devices is not recommended",
     "CUBLAS_STATUS_SUCCESS",
     "x.cpp:3:10: Warnung: unused variable 'Fehler' [-Wunused-variable]",
+    # real (pytorch/TensorRT#1891, first-sight batch 14): Python's warnings module, an optional library
+    "/usr/local/lib/python3.8/dist-packages/torch_tensorrt/fx/tracer/acc_tracer/acc_ops.py:840: UserWarning: Unable to "
+    "import torchvision related libraries.: No module named 'torchvision'. Please install torchvision lib in order to "
+    "lower stochastic_depth",
     "Found 2 GPUs available for inference",
     "\u7a0b\u5e8f\u201c[15824] Test_Algorithm.exe: \u7a0b\u5e8f\u8ddf\u8e2a\u201d\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a 0 (0x0)\u3002",
     "==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)",
@@ -323,3 +335,16 @@ def test_the_linkers_in_function_header_does_not_lead_ahead_of_the_missing_symbo
     report = diagnose(log)
     assert report.failure and report.first_error is not None
     assert "undefined reference" in report.first_error.text
+
+
+def test_a_crashs_native_stack_trace_is_its_context_not_another_error() -> None:
+    """microsoft/onnxruntime#5384 (first-sight batch 14): gdb's frames after the signal line led the report."""
+    log = ('Thread 1 "test" received signal SIGSEGV, Segmentation fault.\n'
+           "0x00007fd78091def6 in (anonymous namespace)::KernelRegistryAndStatus::~KernelRegistryAndStatus() () from "
+           "/workspace/build/Release/libonnxruntime_providers_tensorrt.so\n"
+           "#0  0x00007fd78091def6 in (anonymous namespace)::KernelRegistryAndStatus::~KernelRegistryAndStatus() () from "
+           "/workspace/build/Release/libonnxruntime_providers_tensorrt.so\n"
+           "#1  0x00007fd7aa72e6c5 in __cxa_finalize (d=0x7fd780d11580) at cxa_finalize.c:83\n")
+    report = diagnose(log)
+    assert report.failure and report.first_error is None
+    assert report.diagnoses[0].id == "process-crash"

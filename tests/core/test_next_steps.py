@@ -134,6 +134,10 @@ KIND_LINES = [
     ("  • Installing tensorrt (8.6.1): Failed", "linux", "`tensorrt`", "pip index versions tensorrt"),  # TensorRT#3050
     ("  ERROR: Failed building wheel for tensorrt-cu12", "windows", "`tensorrt-cu12`",
      "pip index versions tensorrt"),  # yuvraj108c/ComfyUI-Rife-Tensorrt#21 (batch 13)
+    ("No package libnvinfer8-8.2.0-1.cuda10 available.", "linux", "`libnvinfer8-8.2.0-1.cuda10`",
+     "yum list available"),  # NVIDIA/TensorRT#1804 (batch 14)
+    ('    "stderr": "E: Unable to correct problems, you have held broken packages.\\n",', "linux", "pinned version",
+     "apt-cache policy"),  # autowarefoundation/autoware#6389 (batch 14)
 ]
 
 

@@ -69,6 +69,8 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"\[(?P<lvl>[VIWEF]):onnxruntime:[^\]]*\]\s*", "onnxruntime", False),
     # Inner TensorRT logger line of the ORT provider: "[2024-01-01 10:00:00 ERROR] " (overrides the outer tag)
     (r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+" + _LVL + r"\]\s*", None, True),
+    # Python's warnings module: "/x/acc_ops.py:840: UserWarning: " (a warning whatever words follow it)
+    (r"\S+?\.py:\d+: [A-Z]\w*?(?P<lvl>Warning): ", None, False),
     # docker build (BuildKit) output: "#36 235.7 " / "36 235.7 "
     (r"#?\d{1,4} \d+\.\d \s*(?=\S)", "docker", False),
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
@@ -196,6 +198,11 @@ _PAYLOAD_ERROR = re.compile(
     r"|\bMain process exited, code=(?:dumped|killed), status=\d+/[A-Z]+|cannot allocate memory in static TLS block"
     # TensorFlow's op failure (logged under W), Paddle's error header
     r"|\bOP_REQUIRES failed at\b|^C\+\+ (?:Call Stacks|Traceback) \(More useful to developers\)"
+    # a TensorRT stack's own runtime or library that could not be imported, whatever the tag (torch_tensorrt's
+    # UserWarning "Unable to import torchscript frontend core and torch-tensorrt runtime"); an optional library's
+    # warning ("Unable to import torchvision related libraries") stays a warning
+    r"|\bUnable to (?:import|load) [^.\n]{0,80}?\b(?:torch-tensorrt|torch_tensorrt|tensorrt|TensorRT|nvinfer)\b[^.\n]{0,40}?"
+    r"\b(?:runtime|library|libraries|plugins?)\b"
     # Windows: a process ended by an NTSTATUS (DLL not found, access violation, stack buffer overrun...)
     r"|\bSTATUS_(?:DLL_NOT_FOUND|ACCESS_VIOLATION|STACK_BUFFER_OVERRUN|HEAP_CORRUPTION|ILLEGAL_INSTRUCTION"
     r"|ENTRYPOINT_NOT_FOUND|STACK_OVERFLOW|INVALID_IMAGE_FORMAT)\b"
@@ -317,6 +324,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^\s{0,4}(?:Preparing metadata|Building wheel for|Getting requirements to build wheel|Installing build dependencies)"
     r"\b.{0,120}\.\.\. error\s*$|only a placeholder project on PyPI"
     r"|^\s{0,4}[\u2022*-] (?:Installing|Updating) \S+ \([^)]{1,40}\): Failed\b"  # poetry
+    # apt refusing (also inside an ansible task's JSON), yum without the package, a JSON result with a failing rc
+    r"|you have held broken packages|^No package \S+ available\.|^\s{0,8}\"rc\": [1-9]\d*,?\s*$"
     # onnxruntime refusing a session created without providers (its ValueError's message alone)
     r"|you are required to explicitly set the providers parameter"
     # the raise statement a traceback shows (its header and exception line lost from the paste)
@@ -377,6 +386,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "malformed launch argument", "providers parameter", "placeholder project", "): Failed",
+                 "held broken packages", "No package ", "\"rc\": ",
                  "no matching manifest",
                  "is not compatible with the current PyTorch",
                  " killed ", "segmentation fault", " abort ", "bus error", "floating point exception",

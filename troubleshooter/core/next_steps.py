@@ -144,6 +144,18 @@ _KINDS: tuple[_Kind, ...] = (
           "pip has no `{name}` build for this Python, platform or index: list the versions it can install here, then "
           "pin one of those, use the Python version the project asks for, or add the index that publishes it.",
           "python -m pip index versions {name}\npython --version"),
+    _Kind(_rx(r"you have held broken packages|The following packages have unmet dependencies"),
+          "apt cannot install these packages together: a pinned version (libnvinfer-dev=..., libcudnn8-dev=...) is not in "
+          "the repositories this machine has, or it needs another CUDA's packages than the ones pinned beside it. List the "
+          "versions apt can see and pin ones built for the same CUDA (the +cudaX.Y suffix), or add NVIDIA's repository "
+          "for that CUDA.",
+          "apt-cache policy libnvinfer-dev libnvinfer8 tensorrt | head -30\napt-cache madison libnvinfer-dev | head",
+          program=True),
+    _Kind(_rx(r"^No package (?P<name>\S+) available\."),
+          "yum/dnf has no `{name}` in its repositories: that version is not published for this OS and CUDA (the package "
+          "name carries both). List the versions the repository has and pin one of those, or add NVIDIA's repository for "
+          "the CUDA the name asks for.",
+          "yum list available 'libnvinfer*' --showduplicates | head -30", program=True),
     _Kind(_rx(r"The package you are trying to install is only a placeholder project on PyPI"),
           "The package is only a placeholder on PyPI (nvidia-tensorrt, nvidia-pyindex era): the project's requirements pin "
           "a name that was never published there. Install the real package instead - `tensorrt` (or tensorrt-cu12 / "
