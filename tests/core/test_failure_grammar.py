@@ -221,6 +221,10 @@ NOT_ERRORS = [
     "/usr/local/lib/python3.8/dist-packages/torch_tensorrt/fx/tracer/acc_tracer/acc_ops.py:840: UserWarning: Unable to "
     "import torchvision related libraries.: No module named 'torchvision'. Please install torchvision lib in order to "
     "lower stochastic_depth",
+    # real (HolyWu/vs-rife#70, first-sight batch 14): pip's resolver notice under its own ERROR tag, after an install
+    # that succeeded (the maintainer: not fatal)
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This "
+    "behaviour is the source of the following dependency conflicts.",
     "Found 2 GPUs available for inference",
     "\u7a0b\u5e8f\u201c[15824] Test_Algorithm.exe: \u7a0b\u5e8f\u8ddf\u8e2a\u201d\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a 0 (0x0)\u3002",
     "==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)",

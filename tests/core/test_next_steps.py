@@ -259,3 +259,10 @@ def test_pypis_placeholder_package_is_named_before_the_generic_pip_step() -> Non
                                      (16, "The package you are trying to install is only a placeholder project on "
                                           "PyPI.org repository.")])
     assert steps[0].text.startswith("Line 16 says what failed:") and "placeholder" in steps[0].text
+
+
+def test_tensorrts_own_error_code_line_keeps_the_tensorrt_steps() -> None:
+    """NVIDIA/TensorRT#3603 (first-sight batch 14): Polygraphy's "[E] 1: Unexpected exception ..." is TensorRT's logger
+    (its error code before the message), not a program's own line."""
+    steps = first_error_steps("1: Unexpected exception invalid unordered_map<K, T> key", Environment(front_end=None))
+    assert "not a TensorRT message" not in steps[0].text

@@ -564,6 +564,8 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
         text = rest.strip()
         if level is None or level is info:
             level = payload_level(level, text)
+        elif level is error and _NOTICE_UNDER_ERROR.search(text):
+            level = warning  # a tool's notice that its own error tag overstates
         elif level is warning:
             if not derived:
                 from troubleshooter.core.regexes import derive_literals
@@ -586,6 +588,11 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
 
 parse_parts: Callable[[str], tuple[Level | None, Origin | None, str, str]] = _make_parser()
 """`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
+
+
+_NOTICE_UNDER_ERROR = re.compile(r"pip's dependency resolver does not currently take into account all the packages")
+"""A tool's notice that its own error tag overstates: pip prints this "ERROR:" after an install that succeeded,
+before the conflicts it lists (a warning: the conflicting versions may matter, the install itself did not fail)."""
 
 
 @functools.lru_cache(maxsize=4096)  # the same untagged lines come back in every run of a multi-run log

@@ -34,7 +34,9 @@ TENSORRT_ORIGINS: frozenset[Origin] = frozenset({"trtexec", "python", "trt7"})
 _TENSORRT_OWN = re.compile(
     r"Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter\.cpp|builtin_op_importers|"
     r"onnx2trt|onnxOpImporters|importerContext|\bIn node -?\d+|Could not find any implementation|"
-    r"Parameter check failed|\[TRT\]|\[TensorRT\]")
+    r"Parameter check failed|\[TRT\]|\[TensorRT\]"
+    # TensorRT's logger's error code before the message ("1: [runtime.cpp::...]", "1: Unexpected exception ...")
+    r"|^\d{1,2}: (?:\[[\w./~-]+\.(?:cpp|cu|h|hpp)::|Unexpected exception\b)")
 """What only TensorRT prints: its error codes, its source locations, the ONNX parser's files and messages."""
 _RUNTIME = re.compile(r"enqueue|execute(?:V2|V3|Async)?\b|[Dd]eserializ|IExecutionContext|setInputShape|"
                       r"setBindingDimensions|runtime\.cpp|IRuntime|engine plan file|Serialization")
