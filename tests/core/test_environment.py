@@ -435,6 +435,12 @@ def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_
     ("Requirement already satisfied: tensorrt in /usr/local/lib/python3.8/dist-packages (8.5.2.2)\n"
      "Collecting tensorrt\n  Downloading tensorrt-8.6.1.post1.tar.gz (18 kB)\n"
      "  Building wheel for tensorrt (setup.py) ... error\n", "8.5.2"),
+    # real (HolyWu/vs-rife#70, batch 14): pip's resolver names what is installed
+    ("torch-tensorrt 2.6.0+cu126 requires tensorrt<10.8.0,>=10.7.0.post1, but you have tensorrt 10.8.0.43 which is "
+     "incompatible.\n", "10.8.0"),
+    # real (mafiosnik777/enhancr#48, batch 12): an app's engine cache named after the release, three parts
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'C:\\\\Users\\\\*****\\\\AppData\\\\Roaming\\\\.enhancr\\\\models"
+     "\\\\engine\\\\sudo_shufflecugan_fp16-fp16_1080x1920_trt_8.6.1.engine'\n", "8.6.1"),
 ])
 def test_the_release_the_app_or_pip_says_is_installed(text: str, release: str) -> None:
     assert diagnose(text).environment.tensorrt_version == release

@@ -79,6 +79,10 @@ FACTS: list[FactPattern] = [
     # (8.5.2.2)" (what a later "Downloading tensorrt-8.6.1.post1.tar.gz" then fails to build is not installed)
     _p("tensorrt_version", ("Requirement already satisfied: tensorrt",),
        r"Requirement already satisfied: tensorrt(?:[-_]cu\d+)? in \S+ \((?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\)", _short, 2),
+    # pip's resolver naming what is installed: "... requires tensorrt<10.8.0,>=10.7.0.post1, but you have tensorrt
+    # 10.8.0.43 which is incompatible."
+    _p("tensorrt_version", ("but you have tensorrt",),
+       r"but you have tensorrt(?:[-_]cu\d+)? (?P<v>\d+\.\d+\.\d+(?:\.\d+)?)(?:\.post\d+)? which is incompatible", _short, 2),
     # an app naming the running TensorRT against an engine's: "TensorRT model exported with a different version than
     # 10.11.0.33" (Ultralytics-style checks)
     _p("tensorrt_version", ("different version than",),
@@ -127,6 +131,9 @@ FACTS: list[FactPattern] = [
     # an engine file named after the release that built it: "..._10.12.0.36.trt", "clip.trt10.9.0.34.plan"
     _p("tensorrt_version", (".trt", ".engine", ".plan"),
        r"(?:[_\-.]|\btrt)(?P<v>(?:[5-9]|1\d)\.\d+\.\d+\.\d+)\.(?:trt|engine|plan)\b", _short, 0),
+    # an app's engine cache named after the release with three parts: "..._1080x1920_trt_8.6.1.engine" (enhancr)
+    _p("tensorrt_version", ("_trt_", "_trt", "-trt"),
+       r"[_-]trt[_-]?(?P<v>(?:[5-9]|1\d)\.\d+\.\d+)\.(?:engine|plan|trt)\b", _short, 0),
     # NVIDIA's demo/Diffusion names each engine after the TensorRT that builds it: "engine/vae.trt10.7.0.plan"
     _p("tensorrt_version", (".trt",), r"\.trt(?P<v>(?:[5-9]|1\d)\.\d+\.\d+)\.(?:plan|engine)\b", _short, 0),
     # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
