@@ -225,6 +225,10 @@ NOT_ERRORS = [
     # that succeeded (the maintainer: not fatal)
     "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This "
     "behaviour is the source of the following dependency conflicts.",
+    # real (sample_logs/real/t-trt8-api-removed-trt-cpp-api-41): CMake's status line about an optional tool
+    "-- ccache: not found",
+    # real (sample_logs/real/u-triton-tensorrtx-423): Triton logs it at E on multi-GPU machines and goes on
+    "E0301 02:32:55.140850 1 server.cc:139] failed to enable peer access for some device pairs",
     "Found 2 GPUs available for inference",
     "\u7a0b\u5e8f\u201c[15824] Test_Algorithm.exe: \u7a0b\u5e8f\u8ddf\u8e2a\u201d\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a 0 (0x0)\u3002",
     "==PROF== Connected to process 36055 (/usr/bin/nvidia-smi)",

@@ -590,9 +590,14 @@ parse_parts: Callable[[str], tuple[Level | None, Origin | None, str, str]] = _ma
 """`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
 
 
-_NOTICE_UNDER_ERROR = re.compile(r"pip's dependency resolver does not currently take into account all the packages")
+_NOTICE_UNDER_ERROR = re.compile(r"pip's dependency resolver does not currently take into account all the packages"
+                                 r"|failed to enable peer access for some device pairs")
 """A tool's notice that its own error tag overstates: pip prints this "ERROR:" after an install that succeeded,
-before the conflicts it lists (a warning: the conflicting versions may matter, the install itself did not fail)."""
+before the conflicts it lists (a warning: the conflicting versions may matter, the install itself did not fail);
+Triton logs at E, and goes on, when GPUs of one machine cannot reach each other's memory."""
+_CMAKE_STATUS = re.compile(r"^-- [\w .+/-]{1,60}: not found\s*$")
+"""CMake's message(STATUS ...) about an optional tool ("-- ccache: not found"): no failure by itself; a required one
+fails the configure step in its own words (CMake Error, -NOTFOUND, "Configuring incomplete")."""
 
 
 @functools.lru_cache(maxsize=4096)  # the same untagged lines come back in every run of a multi-run log
@@ -600,7 +605,8 @@ def payload_level(level: Level | None, text: str) -> Level | None:
     """The level a line's payload gives it: severity tags lie. An error payload under a warning tag
     (wrappers) or with no tag is an error; so are failure words on a line with no tag at all."""
     if level is None:
-        if _PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)):
+        if _PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)
+                                           and not _CMAKE_STATUS.match(text)):
             return Level.ERROR
     elif level is Level.WARNING and _PAYLOAD_ERROR.search(text):
         return Level.ERROR
