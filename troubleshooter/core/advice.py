@@ -163,11 +163,16 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             return any_in_range(possible_releases, spec)
         return in_range(version, spec) is not False
 
+    producer = (env.onnx_producer or "").lower()
+
     def fits(spec: Any) -> bool:
+        # a step for the tool that wrote the ONNX (`producers`) only when the log names that tool
+        producers = getattr(spec, "producers", None)
         return (fits_release(spec.versions) and (not spec.when or any(s in matched for s in spec.when))
                 and not any(s in matched for s in spec.unless)
                 and (not spec.platforms or possible is None or bool(possible & set(spec.platforms)))
-                and (not spec.front_ends or front_end in spec.front_ends))
+                and (not spec.front_ends or front_end in spec.front_ends)
+                and (not producers or producer in {p.lower() for p in producers}))
 
     def whom(platforms: Sequence[Platform]) -> Sequence[Platform]:
         """The platforms to name for a step: none when the log's platform is known and the step covers every one

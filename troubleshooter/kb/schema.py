@@ -163,6 +163,10 @@ class Step(_Strict):
     front_ends: list[str] = Field(
         default_factory=list,
         description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
+    producers: list[str] = Field(
+        default_factory=list,
+        description="Only when the ONNX model's producer, as the log prints it (trtexec's \"Producer name:\"), is one "
+        "of these (pytorch, tf2onnx, keras2onnx, PaddlePaddle...; compared without case).")
 
     _versions = field_validator("versions")(_check_specifier)
 
