@@ -199,6 +199,8 @@ ERRORS = [
     ("real ansible's apt task, autowarefoundation/autoware#6389",
      '    "stderr": "E: Unable to correct problems, you have held broken packages.\\n",'),
     ("real yum, NVIDIA/TensorRT#1804", "No package libnvinfer8-8.2.0-1.cuda10 available."),
+    ("real gcc killed while building Torch-TensorRT, pytorch/TensorRT#773 (first-sight batch 13)",
+     "gcc: internal compiler error: Killed (program cc1plus)"),
     ("real torch_tensorrt's own runtime not imported, under a UserWarning, pytorch/TensorRT#2577",
      "C:\\Users\\Tomas\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\torch_tensorrt\\_Device.py:19: "
      "UserWarning: Unable to import torchscript frontend core and torch-tensorrt runtime. Some dependent features may "

@@ -138,6 +138,8 @@ KIND_LINES = [
      "yum list available"),  # NVIDIA/TensorRT#1804 (batch 14)
     ('    "stderr": "E: Unable to correct problems, you have held broken packages.\\n",', "linux", "pinned version",
      "apt-cache policy"),  # autowarefoundation/autoware#6389 (batch 14)
+    ("gcc: internal compiler error: Killed (program cc1plus)", "jetson", "`cc1plus`", "make -j2"),  # pytorch/TensorRT#773
+    ("ERROR: Config value opt is not defined in any .rc file", "linux", "`opt`", "./configure"),  # tensorflow#26201
 ]
 
 

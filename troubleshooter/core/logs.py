@@ -326,6 +326,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^\s{0,4}[\u2022*-] (?:Installing|Updating) \S+ \([^)]{1,40}\): Failed\b"  # poetry
     # apt refusing (also inside an ansible task's JSON), yum without the package, a JSON result with a failing rc
     r"|you have held broken packages|^No package \S+ available\.|^\s{0,8}\"rc\": [1-9]\d*,?\s*$"
+    # a compiler that died (killed for memory, or its own bug): "gcc: internal compiler error: Killed (program cc1plus)"
+    r"|\binternal compiler error\b|\bfatal error: Killed signal terminated program\b"
     # onnxruntime refusing a session created without providers (its ValueError's message alone)
     r"|you are required to explicitly set the providers parameter"
     # the raise statement a traceback shows (its header and exception line lost from the paste)
@@ -385,7 +387,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
-                 "raise ", "malformed launch argument", "providers parameter", "placeholder project", "): Failed",
+                 "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
+                 "placeholder project", "): Failed",
                  "held broken packages", "No package ", "\"rc\": ",
                  "no matching manifest",
                  "is not compatible with the current PyTorch",

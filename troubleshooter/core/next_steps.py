@@ -316,6 +316,21 @@ _KINDS: tuple[_Kind, ...] = (
           "\"Error: ...\", says which option or path). Compare the command with `{name} --help`: a missing argument, a "
           "path that does not exist, an option of another release.",
           None, program=True),
+    _Kind(_rx(r"internal compiler error: Killed \(program (?P<name>[\w+-]+)\)|\bc\+\+: fatal error: Killed signal terminated "
+              r"program (?P<name>[\w+-]+)"),
+          "The compiler (`{name}`) was killed: the machine ran out of memory while compiling, most often with many "
+          "parallel jobs on a Jetson or a small VM. Build with fewer jobs, and add swap on a Jetson.",
+          "make -j2        # bazel: --jobs=2 --local_ram_resources=HOST_RAM*.5; pip/setup.py: MAX_JOBS=2\n"
+          "sudo fallocate -l 8G /swapfile && sudo chmod 600 /swapfile && sudo mkswap /swapfile && sudo swapon /swapfile",
+          program=True),
+    _Kind(_rx(r"Config value '?(?P<name>[\w-]+)'? is not defined in any \.rc file|no such package "
+              r"'@(?P<name>local_config_\w+)//"),
+          "bazel does not know[[ `{name}`]]: the project's configure step was not run in this checkout (it writes the "
+          ".bazelrc entries and the local_config_* repositories, TensorRT's among them), or this bazel release is not "
+          "the one the project asks for. Run the project's configure (TensorFlow: ./configure, answering the TensorRT "
+          "questions) with its bazel version, then build again.",
+          "./configure          # the project's own; then the build command from its README\nbazel --version",
+          program=True),
     _Kind(_rx(r"(?:cannot find|\u627e\u4e0d\u5230) -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
@@ -410,7 +425,7 @@ _BUILD_TOOL = re.compile(
     r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
     r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
     r"^FAILED: |\bnvcc (?:fatal|error)|error: command '[^']*(?:gcc|g\+\+|cc1plus|cl\.exe|nvcc)[^']*' failed|"
-    r"returned a non-zero code|executor failed running|Configuring incomplete")
+    r"returned a non-zero code|executor failed running|Configuring incomplete|BUILD(?:\.bazel)?:\d+:\d+: Compiling \S+ failed")
 """A compiler's, linker's, make's, CMake's, bazel's or docker build's own error line: the program was never built."""
 _BUILD_FAILED = ("The build stopped at this compile, link or configure step, before anything ran, so no TensorRT "
                  "runtime step applies. Fix the first error of the build (later ones follow from it), and check the "
