@@ -420,7 +420,7 @@ class Matcher:
         if not text:
             return _EMPTY, None, True
         line = _Line(no, level, origin, text, raw)
-        unbalanced = text.count("(") > text.count(")") or _DETAIL_FOLLOWS.search(text) is not None
+        unbalanced = text.count("(") > text.count(")") or ("Error Code" in text and _DETAIL_FOLLOWS.search(text) is not None)
         joined = None
         if unbalanced:
             joinings = _joinings(line, following() if callable(following) else following, unfinished=True)

@@ -119,6 +119,19 @@ def _rx(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern, regex.VERSION0)
 
 
+_PIP_SOURCE = _Kind(_rx(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
+                    r"|Failed (?:building wheel for|to build) (?P<name>tensorrt[\w-]*)\b"
+                    r"|Installing (?P<name>tensorrt[\w-]*) \([\w.]+\): Failed"),
+    "pip (or poetry) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
+    "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
+    "wheels (poetry's isolated build has no pip to fetch them with). List what pip can install, "
+    "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
+    "python3-libnvinfer) instead of pip.",
+    "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
+    default="tensorrt")
+"""pip or poetry building the tensorrt package from its source package (the step, and the package it names)."""
+
+
 _KINDS: tuple[_Kind, ...] = (
     _Kind(_rx(r"No module named '(?P<name>[\w.]+)'?"),
           "Python cannot import `{name}` in the interpreter that ran. If it is a package, install it into that "
@@ -164,24 +177,10 @@ _KINDS: tuple[_Kind, ...] = (
           "-cu11) from PyPI - and change the requirement; TensorRT has no macOS build, so on a Mac the TensorRT part of "
           "the project cannot be installed at all.",
           "python -m pip install tensorrt   # in place of nvidia-tensorrt in requirements.txt", program=True),
-    _Kind(_rx(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
-              r"|Failed (?:building wheel for|to build) (?P<name>tensorrt[\w-]*)\b"
-              r"|Installing (?P<name>tensorrt[\w-]*) \([\w.]+\): Failed"),
-          "pip (or poetry) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
-          "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
-          "wheels (poetry's isolated build has no pip to fetch them with). List what pip can install, "
-          "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
-          "python3-libnvinfer) instead of pip.",
-          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
-          default="tensorrt"),
-    _Kind(_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
-          "pip (or poetry) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
-          "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
-          "wheels (poetry's isolated build has no pip to fetch them with). List what pip can install, "
-          "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
-          "python3-libnvinfer) instead of pip.",
-          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
-          default="tensorrt", weak=True),
+    _PIP_SOURCE,
+    # pip's step statuses say which package only on the lines after them: the same step, weakly
+    _PIP_SOURCE._replace(pattern=_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
+                         weak=True),
     _Kind(_rx(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
               r"|(?P<name>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available provider names"),
           "This onnxruntime has no `{name}`: the CPU-only package (onnxruntime) is installed, or installed beside "
@@ -475,15 +474,18 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     said_by = None
     tensorrt_own = (origin in TENSORRT_ORIGINS) or (origin is None and _TENSORRT_OWN.search(payload) is not None)
     if (found is None or found[0].weak) and not tensorrt_own:  # TensorRT's own line keeps its stack's steps
+        weak_later: tuple[int, tuple[_Kind, regex.Match[str]]] | None = None
         for no, text in later:
             better = _kind_of(text, env)
-            if better is not None and not better[0].weak:
+            if better is None:
+                continue
+            if not better[0].weak:
                 found, said_by = better, no
                 break
+            weak_later = weak_later or (no, better)
         else:
-            if found is None:
-                found = next((k for k in (_kind_of(text, env) for _no, text in later) if k is not None), None)
-                said_by = next((no for no, text in later if _kind_of(text, env) is not None), None)
+            if found is None and weak_later is not None:
+                said_by, found = weak_later
     if found is not None:
         # The line says what failed, outside TensorRT: its step, then where to ask (the project's tracker for the
         # program's own error); TensorRT's verbose log and a reduced model would not show more.

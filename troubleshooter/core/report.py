@@ -41,8 +41,7 @@ class Findings:
     """What the core has to say about its own work (no failure seen, error lines left unexamined)."""
 
 
-CRASH_ENTRY = "process-crash"
-_STACK_FRAME = re.compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in )?\S|^\s+(?:from|at) /\S")
+_STACK_FRAME = re.compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in |[\w:~<>]+ \()|^\s+(?:from|at) /\S")
 """A native stack frame as gdb prints it (and its continuation line)."""
 EXCEPTION_MESSAGE_LINES = 6
 """How far a message may run on after its first line (an exception's, or untagged lines after an error) and still
@@ -138,11 +137,11 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     # The ONNX parser's dump of its failing node is a failure, but the line that says why leads (a diagnosis, or
     # the next unexplained line); the dump leads only a paste that holds nothing else.
     leaders = [u for u in failing if not is_report_frame(u.text)]
-    crash = min((e.line for d in diagnoses if d.id == CRASH_ENTRY for e in d.evidence if e.role == "trigger"), default=None)
-    if crash is not None:
-        # A native stack trace after the crash's own line (gdb's "#0  0x... in f () from lib.so") is that crash's
-        # report, not another error: the crash leads, its frames are its context.
-        leaders = [u for u in leaders if not (u.line > crash and _STACK_FRAME.match(u.text))]
+    diagnosed = min((e.line for d in errors for e in d.evidence if e.role == "trigger"), default=None)
+    if diagnosed is not None:
+        # A native stack trace after a diagnosed line (gdb's "#0  0x... in f () from lib.so" after the crash's own
+        # line) is that failure's report, not another error: the diagnosis leads, the frames are its context.
+        leaders = [u for u in leaders if not (u.line > diagnosed and _STACK_FRAME.match(u.text))]
     if not leaders and errors:
         return failure, None
     first = min(leaders or failing, key=lambda u: u.line)
