@@ -417,3 +417,45 @@ def test_an_int8_entry_is_ruled_out_by_the_logs_own_fp16_trtexec_command() -> No
            "--fp16 --outputIOFormats=fp16:chw --inputIOFormats=fp16:chw\n")
     assert "int8-grouped-conv-alignment" not in [d.id for d in diagnose(log).diagnoses]
     assert "int8-grouped-conv-alignment" in [d.id for d in diagnose(log.replace("--fp16 ", "--fp16 --int8 ")).diagnoses]
+
+
+def test_a_crash_alone_gets_the_alone_cause_and_steps_and_one_after_an_error_does_not() -> None:
+    """`@alone` (kb.schema.FACTS): no error line before the finding's first trigger - a lone segfault is not told to
+    "fix the error above", and one after an error line is (lines from mmdetection#4731 and a written error line)."""
+    alone = diagnose("Segmentation fault (core dumped)\n")
+    d = alone.diagnoses[0]
+    assert d.id == "process-crash" and d.causes[0].startswith("No error line comes before the crash")
+    assert "get the lines before the crash" in d.fixes[0].title
+    assert not any("fix that one" in s for f in d.fixes for s in f.steps)
+    after = diagnose("[E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: Serialization (x)\n"
+                     "Segmentation fault (core dumped)\n")
+    crash = next(x for x in after.diagnoses if x.id == "process-crash") if any(
+        x.id == "process-crash" for x in after.diagnoses) else None
+    assert crash is None or not crash.causes[0].startswith("No error line")
+
+
+def test_a_fact_id_is_accepted_in_when_and_an_unknown_one_is_not() -> None:
+    text = textwrap.dedent("""
+    id: facts
+    title: Facts
+    severity: error
+    last_verified: 2026-11-22
+    references: [{url: "https://example.com/x"}]
+    match:
+      signatures:
+        - {id: t, regex: 'boom', level: error, literals: ["boom"]}
+    causes:
+      - {text: "alone", certainty: reported, when: ['@alone']}
+      - {text: "not alone", certainty: reported, unless: ['@alone']}
+    fixes:
+      - {title: "fix", steps: [{text: "x"}]}
+    examples:
+      match: [{name: a, log: "[E] boom"}]
+      no_match: [{name: b, log: "y"}]
+    """)
+    facts = parse_entry(text, "<test>")
+    engine = Engine.from_kb(KnowledgeBase([facts]))
+    assert diagnose("[E] boom\n", engine=engine).diagnoses[0].causes[0].startswith("alone")
+    assert diagnose("[E] other\n[E] boom\n", engine=engine).diagnoses[0].causes[0].startswith("not alone")
+    with pytest.raises(Exception, match="@lonely"):
+        parse_entry(text.replace("'@alone'", "'@lonely'", 1), "<test>")

@@ -128,11 +128,14 @@ def _values(entry: Entry, hits: EntryHits, env: Environment) -> tuple[dict[str, 
     return captures, {k: v for k, v in values.items() if len(v) > 1}
 
 
-def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosis:
+def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: frozenset[str] = frozenset()) -> Diagnosis:
+    """The finding of one entry. `facts`: what the engine knows beyond the signatures (`kb.schema.FACTS`), read by
+    `when:`/`unless:` as if they were signature ids."""
     conf, clues = score_entry(entry, hits, env)
     captures, values = _values(entry, hits, env)
     vals = template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
+    matched = set(hits.by_sig) | facts
     trig_hits = [hits.by_sig[s] for s in hits.by_sig if sigs[s].role == "trigger"]
     # A trigger's own `severity:` replaces the entry's when it fired the entry; of several, the most severe wins.
     fired_severities = [sigs[s].severity or entry.severity for s in hits.by_sig if sigs[s].role == "trigger"]
@@ -152,8 +155,8 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
     # A sentence that depends on which stack ran (`front_ends` / `not_front_ends`) or that a signature contradicts
     # (`unless`) is said only where the log fits it.
     fitting = [c for c in entry.causes if (not c.front_ends or env.front_end in c.front_ends)
-               and env.front_end not in c.not_front_ends and not any(sid in hits.by_sig for sid in c.unless)]
-    picked = sorted((c for c in fitting if c.when and any(sid in hits.by_sig for sid in c.when)),
+               and env.front_end not in c.not_front_ends and not any(sid in matched for sid in c.unless)]
+    picked = sorted((c for c in fitting if c.when and any(sid in matched for sid in c.when)),
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])
     causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
@@ -179,7 +182,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment) -> Diagnosi
         version_advice=advice,
         version_status=status,
         version_advice_all=all_advice,
-        fixes=fixes_for(entry, env, vals, set(hits.by_sig)),
+        fixes=fixes_for(entry, env, vals, matched),
         references=[r.url for r in entry.references],
         clues=clues,
         asks=asks,
@@ -257,6 +260,14 @@ def _build_precisions(env: Environment) -> set[str]:
     return have | {"int8", "fp16"} if "best" in have else have
 
 
+def _facts(entry: Entry, hits: EntryHits, state: MatchState) -> frozenset[str]:
+    """`kb.schema.FACTS` that hold for this entry's finding in this log."""
+    triggers = {s.id for s in entry.match.signatures if s.role == "trigger"}
+    first = min((h.first_line for sid, h in hits.by_sig.items() if sid in triggers), default=0)
+    alone = first > 0 and not any(0 < line.no < first for line, _ids in state.error_lines)
+    return frozenset({"@alone"}) if alone else frozenset()
+
+
 def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:
     """All diagnoses, root cause first."""
     found: list[Diagnosis] = []
@@ -265,7 +276,7 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
         hits = state.hits[entry_id]
         ok, _why = fires(entry, hits)
         if ok and not _precision_ruled_out(entry, env):
-            found.append(build_diagnosis(entry, hits, env))
+            found.append(build_diagnosis(entry, hits, env, _facts(entry, hits, state)))
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
 
     def key(d: Diagnosis) -> tuple[int, int, int, int, float, str]:

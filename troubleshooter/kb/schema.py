@@ -22,6 +22,12 @@ Status = Literal["affected", "fixed", "changed", "not-applicable", "unknown"]
 Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "strongly-typed", "fp32"]
 
 
+FACTS = {
+    "@alone": "no error line of the log comes before the entry's first trigger line (a crash pasted on its own)",
+}
+"""What the engine knows of a finding beyond its signatures, usable in `when:`/`unless:` like a signature id."""
+
+
 class _Strict(BaseModel):
     """Frozen, no unknown keys: validated from YAML (and from the KB cache) with ``model_validate``."""
 
@@ -251,8 +257,9 @@ class Entry(_Strict):
         for req in self.match.requires:
             if req not in ids:
                 raise ValueError(f"match.requires: {req!r} is not a signature id of this entry")
+        ids = [*ids, *FACTS]
         for i, cause in enumerate(self.causes):
-            for sid in cause.when:
+            for sid in (*cause.when, *cause.unless):
                 if sid not in ids:
                     raise ValueError(f"causes.{i}.when: {sid!r} is not a signature id of this entry")
         for i, fix in enumerate(self.fixes):
