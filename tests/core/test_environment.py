@@ -123,6 +123,10 @@ def test_platform_override() -> None:
     ("-- Testing container l4t-pytorch:r36.3.0-cu122-cp311-tensorrt (tensorrt:8.6/test.sh)", "8.6"),
     # written: dpkg -l on JetPack, conda list
     ("ii  libnvinfer8    8.2.1-1+cuda10.2    arm64    TensorRT runtime libraries", "8.2.1"),
+    # dpkg -l of any package of the release (NVIDIA/TensorRT#4220, a Jetson with JetPack 6's 10.3)
+    ("ii  libnvinfer-dispatch-dev              10.3.0.26-1+cuda12.5                    arm64        TensorRT development "
+     "dispatch runtime libraries", "10.3.0"),
+    ("ii  libnvonnxparsers10   10.3.0.26-1+cuda12.5   arm64   TensorRT ONNX libraries", "10.3.0"),
     ("tensorrt                  8.6.1.6          py310_0    conda-forge", "8.6.1"),
     # real: first-sight batch 6 (each unread at first sight): a tarball, NVIDIA's local repository packages, apt's
     # pins and dependencies, pip's requirement in a failed command

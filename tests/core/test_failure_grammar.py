@@ -205,6 +205,29 @@ ERRORS = [
      "C:\\Users\\Tomas\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\torch_tensorrt\\_Device.py:19: "
      "UserWarning: Unable to import torchscript frontend core and torch-tensorrt runtime. Some dependent features may "
      "be unavailable."),
+    # first-sight batch 15
+    ("real shell, dusty-nv/jetson-inference#1749", "bash: ./detectnet-console.py: no such file or directory"),
+    ("real a build script, autowarefoundation/autoware.universe (first-sight batch 15, u-autoware-arch-476)",
+     "gdown: command not found. External files could not be downloaded."),
+    ("real the same colcon build", "TensorRT is NOT Available"),
+    ("real the same colcon build", "CUDA NOT FOUND"),
+    ("real pkg-config in a DeepStream app's make (first-sight batch 15, u-centerface-ds-2)", "No package 'opencv4' found"),
+    ("real pytest's summary, pytorch/TensorRT#3909",
+     "FAILED models/test_engine_cache.py::TestEngineCache::test_torch_compile_graph_break"),
+    ("real TensorRT OSS plugin assertion in a Markdown paste, NVIDIA/TensorRT#765",
+     "#assertion/home/nvidia/folder/TensorRT/plugin/gridAnchorPlugin/gridAnchorPlugin.cpp,206_"),
+    ("real BuildKit's failing instruction (first-sight batch 15, u-trtllm-backend-810)",
+     " 100 | >>> FROM ${BASE_IMAGE} AS final_stage"),
+    ("real ZED SDK, stereolabs/zed-sdk#375", "This operation will be run only once and may take a few minutes   "
+     "Done[ZED] [Object Detection] MODEL_NOT_FOUND"),
+    ("real boost::stacktrace of a crash, triton-inference-server/server#4744",
+     " 3# abort in /usr/lib/x86_64-linux-gnu/libc.so.6"),
+    ("real WinDbg stack, microsoft/onnxruntime#26935", " # Child-SP          RetAddr               Call Site"),
+    ("real PyCUDA at exit, quoted, NVIDIA/TensorRT#2014",
+     '"PyCUDA ERROR: The context stack was not empty upon module cleanup."'),
+    ("real Triton's python backend at I, triton-inference-server/tensorrtllm_backend#648",
+     'I1127 13:25:50.480183 47468 pb_stub.cc:366] "Failed to initialize Python stub: AssertionError: [TensorRT-LLM]'
+     '[ERROR] Currently supported multi-modal models are llava, blip2-opt, vila and mllama. Got qwen2_vl.'),
 ]
 
 NOT_ERRORS = [
@@ -249,6 +272,13 @@ NOT_ERRORS = [
     "[autoware_bevfusion_node-1] [I] [TRT] Applying optimizations and building TensorRT CUDA engine.",  # real, #11933
     "Nov  3 10:02:25 jetbot-2G systemd[1]: Started Argus daemon.",  # written
     "/usr/bin/ld: warning: libcudart.so.10.2, needed by libnvinfer.so, may conflict with libcudart.so.11.0",  # written
+    # batch 15's shapes on healthy lines (written)
+    "TensorRT is Available",
+    '-- Found CUDA: /usr/local/cuda (found version "11.4")',
+    "PASSED models/test_engine_cache.py::TestEngineCache::test_dynamo_compile_with_custom_engine_cache",
+    " 100 |     FROM ${BASE_IMAGE} AS final_stage",
+    "I1127 13:25:50.480183 47468 pb_stub.cc:366] Python stub initialized: model qwen2_vl ready",
+    " 7# __gxx_personality_v0 in /usr/lib/x86_64-linux-gnu/libstdc++.so.6",
 ]
 
 

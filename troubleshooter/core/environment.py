@@ -115,9 +115,11 @@ FACTS: list[FactPattern] = [
     # and a channel after it); "Name: tensorrt" + "Version: 10.3.0" (`pip show`) is not joined
     _p("tensorrt_version", ("tensorrt ", "tensorrt-cu"),
        r"^tensorrt(?:-cu\d+)?\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)(?:\s+\S+){0,2}\s*$", _short, 2),
-    # jetson_release / jtop: " TensorRT: 5.0.6.3"; dpkg -l: "ii  libnvinfer8  8.2.1-1+cuda10.2  arm64 ..."
+    # jetson_release / jtop: " TensorRT: 5.0.6.3"; dpkg -l: "ii  libnvinfer8  8.2.1-1+cuda10.2  arm64 ...", any of the
+    # release's packages ("ii  libnvinfer-dispatch-dev  10.3.0.26-1+cuda12.5  arm64")
     _p("tensorrt_version", ("TensorRT:",), r"^\W{0,4}TensorRT:\s*v?" + _V + r"\b", _short, 2),
-    _p("tensorrt_version", ("ii ",), r"^ii\s+(?:tensorrt|libnvinfer\d*|python3-libnvinfer|nvinfer-runtime-trt-repo\S*)(?::\w+)?"
+    _p("tensorrt_version", ("ii ",), r"^ii\s+(?:tensorrt(?:-[a-z]+)?|libnv(?:infer|onnxparsers?|parsers)[\w-]*"
+       r"|python3-libnvinfer[\w-]*|nvinfer-runtime-trt-repo\S*)(?::\w+)?"
        r"\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)", _short, 2),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),

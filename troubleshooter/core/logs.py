@@ -206,6 +206,9 @@ _PAYLOAD_ERROR = re.compile(
     # Windows: a process ended by an NTSTATUS (DLL not found, access violation, stack buffer overrun...)
     r"|\bSTATUS_(?:DLL_NOT_FOUND|ACCESS_VIOLATION|STACK_BUFFER_OVERRUN|HEAP_CORRUPTION|ILLEGAL_INSTRUCTION"
     r"|ENTRYPOINT_NOT_FOUND|STACK_OVERFLOW|INVALID_IMAGE_FORMAT)\b"
+    # a step that failed with a named exception, whatever the tag (Triton's python backend logs it at I: "Failed to
+    # initialize Python stub: AssertionError: [TensorRT-LLM][ERROR] ..."); TensorRT-LLM's own error tag in a message
+    r"|\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]"
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
@@ -214,7 +217,22 @@ _UNTAGGED_FAILURE = re.compile(
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
     r"|is not recognized as an internal or external command|\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4"
-    r"|^[A-Z][\w.-]{1,20} error: |^#assertion\S{1,300},\d+\s*$"
+    r"|^[A-Z][\w.-]{1,20} error: |^#assertion\S{1,300},\d+[_*]?\s*$"
+    # a shell that could not run what it was told ("gdown: command not found. ...", "bash: ./x.py: no such file or
+    # directory", zsh's "zsh: command not found: x"); pkg-config without a package; a build's report that CUDA,
+    # TensorRT or cuDNN is missing ("TensorRT is NOT Available", "CUDA NOT FOUND")
+    r"|^(?:\S+: )+(?:[Nn]o such file or directory|command not found|[Pp]ermission denied)(?:[.:]|\s*$)"
+    r"|^No package '[^']{1,100}' found\s*$|^Package \S+ was not found in the pkg-config search path"
+    r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
+    # pytest's summary of a failed test; BuildKit's marker on the Dockerfile instruction that failed
+    r"|^(?:FAILED|ERROR) [\w./\\-]{1,200}\.py::"
+    r"|^\s*\d+ \| >>> "
+    # an error code in capitals as the line's last word ("[ZED] [Object Detection] MODEL_NOT_FOUND")
+    r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:NOT_FOUND|FAILED|FAILURE|ERROR|INVALID\w*|NOT_DETECTED|UNAVAILABLE)\s*$"
+    # a crash's native stack trace in other printers' forms: boost::stacktrace's abort frames, backward-cpp's header
+    # (printed from its signal handler), WinDbg's stack header
+    r"|^\s*\d+# (?:__GI_)?(?:gsignal|abort|raise|__pthread_kill\w*) in "
+    r"|\bStack trace \(most recent call last\)(?: in thread \d+)?:|\bChild-SP\s+RetAddr\s+Call Site\b"
     r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to|unable to|Cannot|cannot|Can not|can not|Can't|can't)"
     r" (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
@@ -262,7 +280,7 @@ _UNTAGGED_FAILURE = re.compile(
     # a message that opens with its kind of error ("Unexpected error: Input audio chunk is too short"), or a named
     # component's error line ("PyCUDA ERROR: The context stack was not empty upon module cleanup.")
     r"|^(?:[Uu]nexpected|[Uu]nhandled|[Ff]atal|[Ii]nternal|[Cc]ritical|[Rr]untime) (?:error|exception)\b"
-    r"|^[A-Za-z][\w.-]{1,30} (?:ERROR|FATAL|Fatal error): "
+    r"|^[\"']?[A-Za-z][\w.-]{1,30} (?:ERROR|FATAL|Fatal error): "
     # a step that says it failed: "Model loading failed", "Load engine file failed: ...", "read x.engine error!",
     # "Error in Build", and a CLI's own failure marks ("× Model loading failed")
     r"|\b(?:[Ll]oad(?:ing)?|[Rr]ead(?:ing)?|[Oo]pen(?:ing)?|[Bb]uild(?:ing)?|[Pp]ars(?:e|ing)|[Cc]reat(?:e|ing)"
@@ -395,6 +413,10 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  " killed ", "segmentation fault", " abort ", "bus error", "floating point exception",
                  "illegal hardware instruction", "for help", "size mismatch for", "key(s) in state_dict",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
+                 "o such file or directory", "ermission denied", "pkg-config search path", " NOT FOUND", " NOT found",
+                 " NOT Available", " NOT available", ".py::", " | >>> ", "_NOT_FOUND", "_FAILED", "_FAILURE", "_ERROR",
+                 "_INVALID", "_NOT_DETECTED", "_UNAVAILABLE", "# gsignal in", "# abort in", "# raise in",
+                 "# __GI_", "# __pthread_kill", "Stack trace (most recent call last)", "RetAddr",
                  "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
                  "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
                  "\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098")
@@ -603,6 +625,16 @@ _CMAKE_STATUS = re.compile(r"^-- [\w .+/-]{1,60}: not found\s*$")
 fails the configure step in its own words (CMake Error, -NOTFOUND, "Configuring incomplete")."""
 
 
+_INFO_ERROR = re.compile(
+    # Ultralytics logs "TensorRT: export failure ..." at INFO; a traceback flattened into an info line
+    r"export failure|Traceback \(most recent call last\):"
+    # a step that failed with a named exception (Triton's python backend at I: "Failed to initialize Python stub:
+    # AssertionError: [TensorRT-LLM][ERROR] ..."); TensorRT-LLM's own error tag inside the message
+    r"|\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]"
+)
+"""The few payloads that are errors even under an info tag (a wrapper logging another's failure at its info level)."""
+
+
 @functools.lru_cache(maxsize=4096)  # the same untagged lines come back in every run of a multi-run log
 def payload_level(level: Level | None, text: str) -> Level | None:
     """The level a line's payload gives it: severity tags lie. An error payload under a warning tag
@@ -611,10 +643,8 @@ def payload_level(level: Level | None, text: str) -> Level | None:
         if _PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)
                                            and not _CMAKE_STATUS.match(text)):
             return Level.ERROR
-    elif level is Level.WARNING and _PAYLOAD_ERROR.search(text):
-        return Level.ERROR
-    elif level is Level.INFO and ("export failure" in text or "Traceback (most recent call last):" in text):
-        # Ultralytics logs "TensorRT: export failure ..." at INFO; a traceback flattened into an info line
+    elif ((level is Level.WARNING and _PAYLOAD_ERROR.search(text))
+          or (level is Level.INFO and _INFO_ERROR.search(text))):
         return Level.ERROR
     return level
 

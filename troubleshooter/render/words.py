@@ -117,6 +117,13 @@ def version_summary(d: Diagnosis) -> str | None:
         return {"affected": "Every TensorRT release is affected: the version does not change this.",
                 "not-applicable": "Not a matter of the TensorRT release."}.get(
             merged[0][1], f"Every TensorRT release: {STATUS_WORDS.get(merged[0][1], merged[0][1])}.")
+    known = {status for _spec, status in merged if status != "unknown"}
+    if known == {"affected"}:  # affected up to the newest release the KB knows of, no record after it
+        return "Every TensorRT release the knowledge base records is affected: the version does not change this."
+    if known == {"affected", "changed"}:  # it happens everywhere; what changes is the message and the commands
+        changed = ", ".join(version_range(spec) for spec, status in merged if status == "changed")
+        return (f"Every TensorRT release can hit this; TensorRT {changed} words it differently and takes other "
+                "commands. Pass --trt-version X for yours.")
     ranges = "; ".join(f"TensorRT {version_range(spec)}: {STATUS_WORDS.get(status, status)}" for spec, status in merged)
     return f"The log does not say which TensorRT this is, and it matters here ({ranges}). Pass --trt-version X."
 
@@ -220,8 +227,9 @@ def open_asks(d: Diagnosis, env: Environment) -> list[str]:
     answered (the GPU it printed, its TensorRT version), those that do not concern its platform (a Jetson
     question for a log from a PC) and the TensorRT version when every release gets the same advice."""
     out = []
-    one_status = d.version_status is None and len(merged_ranges([(a.versions, a.status)
-                                                                  for a in d.version_advice_all])) == 1
+    statuses = {status for _spec, status in merged_ranges([(a.versions, a.status) for a in d.version_advice_all])
+                if status != "unknown"}
+    one_status = d.version_status is None and len(statuses) <= 1 and bool(d.version_advice_all)
     for ask in d.asks:
         if ask.startswith("on Jetson") and env.platform not in (None, "jetson"):
             continue
