@@ -395,14 +395,35 @@ _KINDS: tuple[_Kind, ...] = (
           "num_dets or output0 differ between exporters and releases: list the engine's I/O names, then export with "
           "the project's own script or change the names in its code.",
           "polygraphy inspect model model.engine    # the engine's input and output names", program=True, stackless=True),
+    # a stack's release that does not know the model ("Unknown architecture for AutoModelForCausalLM:
+    # ExaoneForCausalLM", TensorRT-LLM's "Currently supported multi-modal models are llava, ... Got qwen2_vl.")
+    _Kind(_rx(r"(?:[Uu]nknown|[Uu]nsupported) (?:model )?architecture(?: for \w+)?:? ['\"]?(?P<name>[\w.-]+)"
+              r"|[Mm]odel (?:type |architecture )?['\"]?(?P<name>[\w.-]+)['\"]? is not (?:yet )?supported"
+              r"|[Cc]urrently supported [\w -]{0,40}models are .{0,300}?Got (?P<name>[\w.-]+)"),
+          "This release of the stack does not know the model `{name}`: look it up in the supported-models list of the "
+          "release that ran (TensorRT-LLM, Optimum and the serving stacks list them per release). A newer release may "
+          "add it; otherwise use a model the release supports.",
+          "pip show tensorrt_llm optimum transformers 2>/dev/null | grep -E '^(Name|Version)'",
+          windows="pip show tensorrt_llm optimum transformers"),
     _Kind(_rx(r"^\s*(?P<name>TypeError|ValueError|AttributeError|IndexError|NameError|UnboundLocalError|AssertionError"
               r"|ZeroDivisionError|IndentationError|SyntaxError|json\.decoder\.JSONDecodeError)"
               r"(?::\s*(?P<detail>.{0,160}))?$"),
-          "Python raised `{name}` in the program's own code, not in TensorRT: the last `File \"...\", line N` frame of "
-          "the traceback above it is the line that failed. It usually means the script and what it was given do not "
-          "fit: arguments, a checkpoint or config from another release of the project, or a model file named "
-          "otherwise than the script parses.",
+          "Python raised `{name}`[[: {detail}]]. The last `File \"...\", line N` frame of the traceback above it says "
+          "where: in the script's own files, the script and what it was given do not fit (arguments, a checkpoint or "
+          "config from another release of the project, a model file named otherwise than the script parses); in "
+          "site-packages/<library>, that library refused it - compare the library's release (`pip show <library>`) "
+          "with the one the script or its README names, and read the library's docs for that call.",
           None, program=True, stackless=True),
+    # the message carries its own remedy ("... engine not found: X. Run engine compilation first via
+    # ensure_engines_compiled().", "Please reinstall ...", "Did you mean ...?"): weakly, so a later line whose words a
+    # kind above fits better gives the step, and TensorRT's own lines keep their stack's steps
+    _Kind(_rx(r"(?:^|[.!:;]\s+|\s-\s)(?P<hint>(?:[Pp]lease |[Tt]ry |[Rr]e-?run |[Rr]un |[Rr]e-?install |[Ii]nstall "
+              r"|[Uu]pgrade |[Dd]owngrade |[Mm]ake sure |[Ee]nsure |[Ss]pecify |[Yy]ou (?:may |might |should |need to "
+              r"|must )|[Cc]onsider )(?![^\n]{0,200}?\b(?:report|issue|contact|developers?|logs?|input value)\b)"
+              r"[^\n]{3,200}?)(?:[.!?]\s*$|[.!]\s|$)"),
+          "The message itself says what to do: \u201c{hint}\u201d. Do that first: it is the program's own hint for this "
+          "failure.",
+          None, weak=True),
 )
 """By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source
 package), an onnxruntime without the GPU providers, a GStreamer element that cannot be created (DeepStream), a library
@@ -486,6 +507,8 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
         else:
             if found is None and weak_later is not None:
                 said_by, found = weak_later
+    if found is not None and found[0].weak and tensorrt_own:
+        found = None  # TensorRT's own line keeps its stack's steps over a weak reading of its words
     if found is not None:
         # The line says what failed, outside TensorRT: its step, then where to ask (the project's tracker for the
         # program's own error); TensorRT's verbose log and a reduced model would not show more.
