@@ -113,6 +113,24 @@ def test_tensorrts_own_sources_do_not_make_a_log_cpp() -> None:
     assert diagnose(line).environment.language is None
 
 
+
+def test_paddles_own_report_says_no_language_so_both_forms_are_shown() -> None:
+    """PaddleSeg#1729 (first-sight batch 15, its real lines): Paddle prints its "C++ Traceback" and an
+    "InvalidArgumentError: ... (at ../paddle/fluid/...h:100)" summary for a Python program and a C++ demo alike -
+    neither makes the program Python (the reporter ran PaddleSeg's C++ demo) or C++."""
+    from troubleshooter import diagnose
+
+    log = ("--------------------------------------\nC++ Traceback (most recent call last):\n"
+           "--------------------------------------\nNot support stack backtrace yet.\n\n"
+           "----------------------\nError Message Summary:\n----------------------\n"
+           "InvalidArgumentError: The input [x] shape of trt subgraph is [-1,3,-1,-1], please enable trt dynamic_shape "
+           "mode by SetTRTDynamicShapeInfo. (at ..\\paddle/fluid/inference/tensorrt/engine.h:100)\n")
+    report = diagnose(log)
+    assert report.environment.language is None
+    langs = {s.command.lang for f in report.diagnoses[0].fixes for s in f.detail if s.command}
+    assert {"python", "cpp"} <= langs
+
+
 CENTERNET_23 = "CUDA error 700 at /var/host_share/TensorRT-CenterNet/src/ctdetNet.cpp:163runDet: /var/host_share/TensorRT-CenterNet/src/ctdetNet.cpp:163: void ctdet::ctdetNet::doInference(const void*, void*): Assertion `0' failed."
 
 

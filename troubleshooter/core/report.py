@@ -49,11 +49,14 @@ be the wrapper of a diagnosed reason."""
 LATER_LINES = 20
 """Unexplained failing lines after the first that its next steps may read: when the first says nothing of its own
 (a GLib warning, "Failed to set pipeline to PAUSED"), a later one may say what failed (`first_error_steps`)."""
-_PYTHON_LINE = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
+_PYTHON_LINE = re.compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
                           r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 _CPP_LINE = re.compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
                        r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu|cuh|hpp|h)(?::\d+\b|\(\d+\)|,? line \d+\b)"
                        r"|\bline \d+ (?:in|of) (?:file )?(?:\S*[\\/])?(?P<file_after>[\w.-]+)\.(?:cpp|cc|cxx|cu)\b")
+_FRAMEWORK_SOURCE = re.compile(r"[\\/]paddle[\\/](?:fluid|phi|common)[\\/]|^C\+\+ Traceback \(most recent call last\)")
+"""A framework's own C++ sources and report headers, which it prints whatever language called it (Paddle's C++
+Traceback and "(at /paddle/paddle/fluid/...)" under a Python program or a C++ demo alike)."""
 _TENSORRT_SOURCES = re.compile(
     r"(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils|onnx2trt_utils|ShapedWeights|OnnxAttrs"
     r"|NvOnnxParser|onnxOpCheckers|runtime|builder|optimizer|network|caskUtils|pluginV2Runner|engine|executionContext"
@@ -70,6 +73,8 @@ def program_language(lines: Iterable[LogLine]) -> Literal["python", "cpp"] | Non
     python = cpp = False
     for line in lines:
         text = line.text
+        if _FRAMEWORK_SOURCE.search(text):
+            continue  # a framework's own report (Paddle's "(at /paddle/paddle/fluid/...h:308)"), printed for any caller
         if _PYTHON_LINE.search(text):
             python = True
             continue
