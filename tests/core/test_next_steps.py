@@ -268,3 +268,34 @@ def test_tensorrts_own_error_code_line_keeps_the_tensorrt_steps() -> None:
     (its error code before the message), not a program's own line."""
     steps = first_error_steps("1: Unexpected exception invalid unordered_map<K, T> key", Environment(front_end=None))
     assert "not a TensorRT message" not in steps[0].text
+
+
+# first-sight batch 15's lines (real, each from the thread named): the step their own words call for
+BATCH_15_STEPS = [
+    ("ERROR: Failed building wheel for pycuda", "pip had no ready-made wheel of `pycuda`", "--only-binary=:all:"),
+    ("Building wheel for pycuda (pyproject.toml) ... error", "pip had no ready-made wheel of `pycuda`", "nvcc"),
+    ("E: Version '8.5.2-1+cuda11.4' for 'libnvonnxparsers8' was not found", "apt's repositories have no",
+     "apt-cache madison libnvonnxparsers8"),
+    ("[11/01/2024-01:16:39] [TRT] [E] 4: [graphShapeAnalyzer.cpp::processCheck::862] Error Code 4: Internal Error "
+     "(/TopK: K exceeds the maximum value allowed (3840).)", "TopK takes K up to 3840", None),
+    ("FileNotFoundError: RF-DETR engine not found: D:\\Jasna\\model_weights\\x.engine. Run engine compilation first "
+     "via ensure_engines_compiled().", "\u201cRun engine compilation first via ensure_engines_compiled()\u201d", None),
+    ("ValueError: Unknown architecture for AutoModelForCausalLM: ExaoneForCausalLM",
+     "does not know the model `ExaoneForCausalLM`", "pip show tensorrt_llm"),
+]
+
+
+@pytest.mark.parametrize(("line", "said", "command"), BATCH_15_STEPS)
+def test_batch_15s_lines_get_the_step_their_words_call_for(line: str, said: str, command: str | None) -> None:
+    """personalive#51/#37 (pip), TensorRT#2591 (apt), ppq#580 (TopK), jasna#185 (the message's own remedy),
+    exaone#2 (a TensorRT-LLM release without the model); a TensorRT build's own "Failed to build" is not pip's."""
+    report = diagnose(line + "\n")
+    first = report.first_error.next_steps[0] if report.first_error else None
+    assert first is not None and said in first.text, report.first_error
+    if command is not None:
+        assert first.command is not None and command in first.command.code
+
+
+def test_a_tensorrt_build_failing_is_not_a_pip_source_build() -> None:
+    steps = first_error_steps("RuntimeError: Failed to build TensorRT engine. Error details:", Environment())
+    assert not any("ready-made wheel" in s.text for s in steps)

@@ -166,6 +166,11 @@ _KINDS: tuple[_Kind, ...] = (
           "for that CUDA.",
           "apt-cache policy libnvinfer-dev libnvinfer8 tensorrt | head -30\napt-cache madison libnvinfer-dev | head",
           program=True),
+    _Kind(_rx(r"^E: Version '(?P<version>[^']{1,80})' for '(?P<name>[^']{1,80})' was not found"),
+          "apt's repositories have no `{name}` {version}: that TensorRT release is not published for this OS and CUDA "
+          "(the +cudaX.Y suffix must be one the repository has). List the versions apt can see and pin one of those, "
+          "or add NVIDIA's repository for the CUDA the version names.",
+          "apt-cache madison {name} | head -20", program=True),
     _Kind(_rx(r"^No package (?P<name>\S+) available\."),
           "yum/dnf has no `{name}` in its repositories: that version is not published for this OS and CUDA (the package "
           "name carries both). List the versions the repository has and pin one of those, or add NVIDIA's repository for "
@@ -181,6 +186,22 @@ _KINDS: tuple[_Kind, ...] = (
     # pip's step statuses say which package only on the lines after them: the same step, weakly
     _PIP_SOURCE._replace(pattern=_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
                          weak=True),
+    # any other package pip had to compile (pycuda on Windows or a new Python, a Jetson without a wheel)
+    _Kind(_rx(r"Failed building wheel for (?P<name>[\w.-]+)"
+              r"|^(?:ERROR: )?Failed to build (?![^\n]*\b(?:engine|network|model|plan|the|an?)\b)(?P<name>[\w.-]+)"
+              r"(?: [\w.-]+)*\s*$"
+              r"|Building wheel for (?P<name>[\w.-]+) \((?:setup\.py|pyproject\.toml)\) \.\.\. error"
+              r"|Running setup\.py install for (?P<name>[\w.-]+) \.\.\. error"),
+          "pip had no ready-made wheel of `{name}` for this Python and platform, so it compiled the source package, "
+          "and the compile failed: the compiler's lines above pip's summary say what was missing. A package with CUDA "
+          "code (pycuda) needs the CUDA toolkit's nvcc and headers (CUDA_PATH / CUDA_ROOT set) and a C++ compiler "
+          "(Visual Studio Build Tools on Windows; build-essential and the python3-dev headers on Linux and Jetson); or "
+          "use a Python version the package publishes wheels for.",
+          "python --version; nvcc --version\n"
+          "python -m pip download {name} --no-deps --only-binary=:all: -d /tmp/wheels   # a wheel for this Python?",
+          windows="python --version; nvcc --version\n"
+                  "python -m pip download {name} --no-deps --only-binary=:all: -d $env:TEMP\\wheels",
+          program=True),
     _Kind(_rx(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
               r"|(?P<name>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available provider names"),
           "This onnxruntime has no `{name}`: the CPU-only package (onnxruntime) is installed, or installed beside "
@@ -395,6 +416,12 @@ _KINDS: tuple[_Kind, ...] = (
           "num_dets or output0 differ between exporters and releases: list the engine's I/O names, then export with "
           "the project's own script or change the names in its code.",
           "polygraphy inspect model model.engine    # the engine's input and output names", program=True, stackless=True),
+    # a TensorRT limit the message states ("/TopK: K exceeds the maximum value allowed (3840)")
+    _Kind(_rx(r"(?P<name>[^\s(:]{1,200}): K exceeds the maximum value allowed \((?P<max>\d+)\)"),
+          "TensorRT's TopK takes K up to {max}, and `{name}` asks for more: lower K where the model is made (a "
+          "detector's pre-NMS top-k, a decoder's candidate count) and export again, or run that TopK outside TensorRT "
+          "(after the engine, in the program).",
+          None),
     # a stack's release that does not know the model ("Unknown architecture for AutoModelForCausalLM:
     # ExaoneForCausalLM", TensorRT-LLM's "Currently supported multi-modal models are llava, ... Got qwen2_vl.")
     _Kind(_rx(r"(?:[Uu]nknown|[Uu]nsupported) (?:model )?architecture(?: for \w+)?:? ['\"]?(?P<name>[\w.-]+)"
