@@ -148,6 +148,7 @@ def clues(d: Diagnosis, width: int = 70) -> list[str]:
     note on its signature is for KB authors); the rest are already sentences."""
     by_line = {e.line: e.text.strip() for e in d.evidence if e.role != "trigger"}
     triggers = {e.line for e in d.evidence if e.role == "trigger"}
+    said: set[int] = set()
     out = []
     for clue in d.clues:
         if clue == d.model_verdict_reason:
@@ -157,8 +158,9 @@ def clues(d: Diagnosis, width: int = 70) -> list[str]:
             out.append(clue)
             continue
         line = int(m.group(1))
-        if line in triggers:  # already shown as the proof
+        if line in triggers or line in said:  # already shown as the proof, or by another clue on that line
             continue
+        said.add(line)
         text = by_line.get(line)
         if text is None:
             out.append(f"line {line} also points to it")
