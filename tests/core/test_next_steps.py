@@ -282,6 +282,9 @@ BATCH_15_STEPS = [
      "via ensure_engines_compiled().", "\u201cRun engine compilation first via ensure_engines_compiled()\u201d", None),
     ("ValueError: Unknown architecture for AutoModelForCausalLM: ExaoneForCausalLM",
      "does not know the model `ExaoneForCausalLM`", "pip show tensorrt_llm"),
+    ("[01/26/2022-17:19:06] [TRT] [E] 9: [backendBuilderConfig.cpp::validateBasicAssumptions::34] Error Code 9: "
+     "Internal Error (Builder was created on device different than current device.)",  # open-mmlab/mmdeploy#112
+     "The Builder was created while one GPU was current", "CUDA_VISIBLE_DEVICES=1"),
 ]
 
 

@@ -416,6 +416,16 @@ _KINDS: tuple[_Kind, ...] = (
           "num_dets or output0 differ between exporters and releases: list the engine's I/O names, then export with "
           "the project's own script or change the names in its code.",
           "polygraphy inspect model model.engine    # the engine's input and output names", program=True, stackless=True),
+    # TensorRT's objects belong to the GPU that was current when they were made ("Builder was created on device
+    # different than current device.", mmdeploy with --device cuda:1)
+    _Kind(_rx(r"(?P<name>Builder|Runtime|Engine|[Ee]xecution context) was created on device different than current "
+              r"device"),
+          "The {name} was created while one GPU was current and used while another was: TensorRT's objects belong to "
+          "the device current when they were made. Make the GPU you want current before creating the builder (or "
+          "runtime) and keep it current for the whole build and run - or expose only that GPU to the process, so it "
+          "is device 0.",
+          "CUDA_VISIBLE_DEVICES=1 <your command>   # then ask for device 0 (cuda:0) inside the program",
+          windows="$env:CUDA_VISIBLE_DEVICES = \"1\"; <your command>   # then device 0 (cuda:0) inside the program"),
     # a TensorRT limit the message states ("/TopK: K exceeds the maximum value allowed (3840)")
     _Kind(_rx(r"(?P<name>[^\s(:]{1,200}): K exceeds the maximum value allowed \((?P<max>\d+)\)"),
           "TensorRT's TopK takes K up to {max}, and `{name}` asks for more: lower K where the model is made (a "
