@@ -140,6 +140,8 @@ _LEVEL_FIELD = re.compile(
     # a bracketed time, then the level, anywhere (a Rust service's log line inside another wrapper's JSON message):
     # "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo ...]"
     r"|\[(?:\d{2,4}[-/])?\d{1,2}[-/]\d{1,2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+(?P<brk>ERROR|FATAL|CRITICAL|WARN|WARNING)\b"
+    # Python logging in padded columns: "[2023-10-19 22:08:27] frigate.record   ERROR   : list index out of range"
+    r"|(?:^|\]\s)\s*[a-z_][\w.]{1,60}\s{2,}(?P<col>ERROR|CRITICAL|FATAL|WARNING)\s*: "
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
@@ -206,6 +208,9 @@ _PAYLOAD_ERROR = re.compile(
     # Windows: a process ended by an NTSTATUS (DLL not found, access violation, stack buffer overrun...)
     r"|\bSTATUS_(?:DLL_NOT_FOUND|ACCESS_VIOLATION|STACK_BUFFER_OVERRUN|HEAP_CORRUPTION|ILLEGAL_INSTRUCTION"
     r"|ENTRYPOINT_NOT_FOUND|STACK_OVERFLOW|INVALID_IMAGE_FORMAT)\b"
+    # jetson-utils' CUDA check ("[cuda]   unknown error (error 999) (hex 0x3E7)"); WinDbg's exception record of a
+    # crash ("ExceptionCode: c0000374", heap corruption)
+    r"|\(error \d+\) \(hex 0x[0-9A-Fa-f]+\)|^\s*ExceptionCode: c0000\w{3}\b"
     # a step that failed with a named exception, whatever the tag (Triton's python backend logs it at I: "Failed to
     # initialize Python stub: AssertionError: [TensorRT-LLM][ERROR] ..."); TensorRT-LLM's own error tag in a message
     r"|\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]"
@@ -218,6 +223,11 @@ _UNTAGGED_FAILURE = re.compile(
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
     r"|is not recognized as an internal or external command|\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4"
     r"|^[A-Z][\w.-]{1,20} error: |^#assertion\S{1,300},\d+[_*]?\s*$"
+    # X11 refusing a request (an app's display window); a step a tool says did not complete ("The virtual
+    # environment was not created successfully"); a shell script's job killed or crashed ("./prepare.sh: line 13:
+    # 22743 Killed   sudo ./trt_optimizer ...")
+    r"|^X Error of failed request: |\bwas not (?:created|built|installed|loaded|completed) successfully\b"
+    r"|^\S{1,200}: line \d+: +\d+ (?:Killed|Segmentation fault|Aborted|Bus error)\b"
     # a shell that could not run what it was told ("gdown: command not found. ...", "bash: ./x.py: no such file or
     # directory", zsh's "zsh: command not found: x"); pkg-config without a package; a build's report that CUDA,
     # TensorRT or cuDNN is missing ("TensorRT is NOT Available", "CUDA NOT FOUND")
@@ -238,7 +248,7 @@ _UNTAGGED_FAILURE = re.compile(
     r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
     # Python's OSError text printed alone ("[Errno 2] No such file or directory: '...engine'"), a short "X not found."
     # line, a binary for another CPU ("exec format error"), a server with no GPU, NVIDIA's profilers' error lines
-    r"|^\[(?:Errno|WinError) \d+\] |^[\w .'/-]{1,60}\bnot found[.!]?\s*$|\bexec format error\b"
+    r"|^\[(?:Errno|WinError) \d+\] |^[\w .'/-]{1,60}\bnot found(?:[.!]|, at \S{1,200})?\s*$|\bexec format error\b"
     r"|\bno (?:CUDA[- ]capable |NVIDIA )?(?:GPUs?|devices?) (?:are |is )?(?:available|detected|found)\b"
     r"|^==(?:ERROR|FATAL)== |^\s*Error (?:parsing|reading|loading|opening|executing|running|creating|calling|writing"
     r"|processing|building|initiali[sz]ing|importing|compiling|converting|during|while|when)\b"
@@ -413,6 +423,9 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  " killed ", "segmentation fault", " abort ", "bus error", "floating point exception",
                  "illegal hardware instruction", "for help", "size mismatch for", "key(s) in state_dict",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
+                 "X Error of failed request", "not created successfully", "not built successfully",
+                 "not installed successfully", "not loaded successfully", "not completed successfully", "(hex 0x",
+                 "ExceptionCode: c0000",
                  "o such file or directory", "ermission denied", "pkg-config search path", " NOT FOUND", " NOT found",
                  " NOT Available", " NOT available", ".py::", " | >>> ", "_NOT_FOUND", "_FAILED", "_FAILURE", "_ERROR",
                  "_INVALID", "_NOT_DETECTED", "_UNAVAILABLE", "# gsignal in", "# abort in", "# raise in",
