@@ -127,6 +127,8 @@ def test_platform_override() -> None:
     ("ii  libnvinfer-dispatch-dev              10.3.0.26-1+cuda12.5                    arm64        TensorRT development "
      "dispatch runtime libraries", "10.3.0"),
     ("ii  libnvonnxparsers10   10.3.0.26-1+cuda12.5   arm64   TensorRT ONNX libraries", "10.3.0"),
+    # apt refusing the release it was asked for (NVIDIA/TensorRT#2591, first-sight batch 15)
+    ("E: Version '8.5.2-1+cuda11.4' for 'libnvinfer8' was not found", "8.5.2"),
     ("tensorrt                  8.6.1.6          py310_0    conda-forge", "8.6.1"),
     # real: first-sight batch 6 (each unread at first sight): a tarball, NVIDIA's local repository packages, apt's
     # pins and dependencies, pip's requirement in a failed command

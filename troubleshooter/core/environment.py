@@ -121,6 +121,10 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("ii ",), r"^ii\s+(?:tensorrt(?:-[a-z]+)?|libnv(?:infer|onnxparsers?|parsers)[\w-]*"
        r"|python3-libnvinfer[\w-]*|nvinfer-runtime-trt-repo\S*)(?::\w+)?"
        r"\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)", _short, 2),
+    # apt asked for a release it does not have: "E: Version '8.5.2-1+cuda11.4' for 'libnvinfer8' was not found" (the
+    # release this install is for)
+    _p("tensorrt_version", ("E: Version '",), r"^E: Version '(?P<v>\d+\.\d+\.\d+)(?:\.\d+)?-[^']*' for "
+       r"'(?:libnv(?:infer|onnxparsers?|parsers)|tensorrt|python3-libnvinfer)", _short, 1),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        _NOT_A_FLAG_PATH + r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b",
