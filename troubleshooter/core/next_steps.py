@@ -456,11 +456,11 @@ _KINDS: tuple[_Kind, ...] = (
     # kind above fits better gives the step, and TensorRT's own lines keep their stack's steps
     _Kind(_rx(r"(?:^|[.!:;]\s+|\s-\s)(?P<hint>(?:[Pp]lease |[Tt]ry |[Rr]e-?run |[Rr]un |[Rr]e-?install |[Ii]nstall "
               r"|[Uu]pgrade |[Dd]owngrade |[Mm]ake sure |[Ee]nsure |[Ss]pecify |[Yy]ou (?:may |might |should |need to "
-              r"|must )|[Cc]onsider )(?![^\n]{0,200}?\b(?:report|issue|contact|developers?|logs?|input value)\b)"
+              r"|must )|[Cc]onsider )(?![^\n]{0,200}?\b(?:report|issue|contact|developers?|logs?|input|registered)\b)"
               r"[^\n]{3,200}?)(?:[.!?]\s*$|[.!]\s|$)"),
           "The message itself says what to do: \u201c{hint}\u201d. Do that first: it is the program's own hint for this "
           "failure.",
-          None, weak=True),
+          None, weak=True, stackless=True),
 )
 """By the words of the line: a missing Python module, pip finding no build (or building tensorrt from its source
 package), an onnxruntime without the GPU providers, a GStreamer element that cannot be created (DeepStream), a library
