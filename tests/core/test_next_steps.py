@@ -285,6 +285,9 @@ BATCH_15_STEPS = [
     ("[01/26/2022-17:19:06] [TRT] [E] 9: [backendBuilderConfig.cpp::validateBasicAssumptions::34] Error Code 9: "
      "Internal Error (Builder was created on device different than current device.)",  # open-mmlab/mmdeploy#112
      "The Builder was created while one GPU was current", "CUDA_VISIBLE_DEVICES=1"),
+    # dusty-nv/jetson-inference#1644 (first-sight batch 16): the engine cache folder is not writable
+    ("[TRT]    failed to open engine cache file for writing /usr/local/bin/networks/SSD-Mobilenet-v2/"
+     "ssd_mobilenet_v2_coco.uff.1.1.8201.GPU.FP16.engine", "could not be saved to", "sudo chown -R"),
 ]
 
 

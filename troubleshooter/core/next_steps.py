@@ -416,6 +416,13 @@ _KINDS: tuple[_Kind, ...] = (
           "num_dets or output0 differ between exporters and releases: list the engine's I/O names, then export with "
           "the project's own script or change the names in its code.",
           "polygraphy inspect model model.engine    # the engine's input and output names", program=True, stackless=True),
+    # an app that cannot write its engine cache ("[TRT] failed to open engine cache file for writing
+    # /usr/local/bin/networks/...engine", jetson-inference's networks folder installed by root)
+    _Kind(_rx(r"failed to (?:open|write) (?:the )?engine (?:cache )?file for writing:? (?P<name>\S+)"),
+          "The engine was built but could not be saved to `{name}`: that folder is not writable for this user (a models "
+          "folder installed by root, a read-only mount in a container). The app builds the engine again on every start "
+          "until it can write there: give this user write access to the folder, or point the app at a writable copy.",
+          "ls -ld \"$(dirname {name})\"\nsudo chown -R \"$USER\" \"$(dirname {name})\""),
     # TensorRT's objects belong to the GPU that was current when they were made ("Builder was created on device
     # different than current device.", mmdeploy with --device cuda:1)
     _Kind(_rx(r"(?P<name>Builder|Runtime|Engine|[Ee]xecution context) was created on device different than current "
