@@ -288,6 +288,15 @@ BATCH_15_STEPS = [
     # dusty-nv/jetson-inference#1644 (first-sight batch 16): the engine cache folder is not writable
     ("[TRT]    failed to open engine cache file for writing /usr/local/bin/networks/SSD-Mobilenet-v2/"
      "ssd_mobilenet_v2_coco.uff.1.1.8201.GPU.FP16.engine", "could not be saved to", "sudo chown -R"),
+    # first-sight batch 16: TensorRT-Pro-style CUDA check (trtpro-vision-41), Torch-TensorRT (vs-animesr-5), TF (layerism-12)
+    ("[2025-05-06 16:11:12][error][cuda_tools.cpp:25]:CUDA Runtime error cudaStreamCreate(&stream_) # all CUDA-capable "
+     "devices are busy or unavailable, code = cudaErrorDevicesUnavailable [ 46 ] in file OnnxParser/infer/trt_infer.cpp:66",
+     "exclusive compute mode", "compute_mode"),
+    ("RuntimeError: Expected input tensors to have type Half, found type float", "takes Half inputs and was given float",
+     None),
+    ("2020-05-11 10:04:46.130023: E tensorflow/core/common_runtime/executor.cc:648] Executor failed to create kernel. "
+     "Invalid argument: NodeDef mentions attr 'incompatible_shape_error' not in Op<name=NotEqual; signature=x:T, y:T -> "
+     "z:bool>", "written by a newer TensorFlow", None),
 ]
 
 

@@ -423,6 +423,27 @@ _KINDS: tuple[_Kind, ...] = (
           "folder installed by root, a read-only mount in a container). The app builds the engine again on every start "
           "until it can write there: give this user write access to the folder, or point the app at a writable copy.",
           "ls -ld \"$(dirname {name})\"\nsudo chown -R \"$USER\" \"$(dirname {name})\""),
+    # every GPU busy: another process holds it in an exclusive compute mode ("all CUDA-capable devices are busy or
+    # unavailable", cudaErrorDevicesUnavailable)
+    _Kind(_rx(r"(?P<name>cudaErrorDevicesUnavailable|all CUDA-capable devices are busy or unavailable)"),
+          "CUDA found the GPU but cannot use it: it is in an exclusive compute mode and another process holds it, or "
+          "it is unavailable (a MIG or vGPU setup without a slice for this process). See which processes use it and its "
+          "compute mode; stop the other process or set the default mode.",
+          "nvidia-smi --query-gpu=name,compute_mode --format=csv\nnvidia-smi --query-compute-apps=pid,process_name "
+          "--format=csv\nsudo nvidia-smi -c DEFAULT    # if the mode is EXCLUSIVE_PROCESS and that is not wanted"),
+    # a compiled engine given inputs of another dtype (Torch-TensorRT's execute_engine: "Expected input tensors to have
+    # type Half, found type float")
+    _Kind(_rx(r"Expected input tensors to have type (?P<name>\w+), found type (?P<got>\w+)"),
+          "The compiled engine takes {name} inputs and was given {got}: cast the inputs to the engine's type before the "
+          "call (an FP16 engine: x.half()), or compile it for the dtype you pass (torch_tensorrt.Input(dtype=...)).",
+          None),
+    # TensorFlow reading a graph that a newer TensorFlow wrote ("NodeDef mentions attr 'incompatible_shape_error' not in
+    # Op<...>; ... Check whether your GraphDef-interpreting binary is up to date with your GraphDef-generating binary.")
+    _Kind(_rx(r"NodeDef mentions attr '(?P<name>\w+)' not in Op<"),
+          "The graph was written by a newer TensorFlow than the one reading it (attribute `{name}` is unknown to this "
+          "release): export it with the TensorFlow release of the runtime (a TF-TRT script, TF Serving, Triton's "
+          "TensorFlow backend), or move the runtime to the exporting release.",
+          None),
     # TensorRT's objects belong to the GPU that was current when they were made ("Builder was created on device
     # different than current device.", mmdeploy with --device cuda:1)
     _Kind(_rx(r"(?P<name>Builder|Runtime|Engine|[Ee]xecution context) was created on device different than current "
