@@ -223,6 +223,8 @@ ERRORS = [
     ("real boost::stacktrace of a crash, triton-inference-server/server#4744",
      " 3# abort in /usr/lib/x86_64-linux-gnu/libc.so.6"),
     ("real WinDbg stack, microsoft/onnxruntime#26935", " # Child-SP          RetAddr               Call Site"),
+    ("real symbolized crash stack under a syslog tag, NVIDIA/tensorrt-laboratory#39",
+     "2021-01-12 23:51:36.470807 camera_master[4078]:   0: nvinfer1::LogStream::Buf::sync() at ??:?"),
     ("real PyCUDA at exit, quoted, NVIDIA/TensorRT#2014",
      '"PyCUDA ERROR: The context stack was not empty upon module cleanup."'),
     ("real Triton's python backend at I, triton-inference-server/tensorrtllm_backend#648",

@@ -242,6 +242,8 @@ _UNTAGGED_FAILURE = re.compile(
     # a crash's native stack trace in other printers' forms: boost::stacktrace's abort frames, backward-cpp's header
     # (printed from its signal handler), WinDbg's stack header
     r"|^\s*\d+# (?:__GI_)?(?:gsignal|abort|raise|__pthread_kill\w*) in "
+    # a symbolizer's crash stack, frame 0 ("camera_master[4078]:   0: nvinfer1::LogStream::Buf::sync() at ??:?")
+    r"|(?:^|:\s+)0: [A-Za-z_~][^\n]{0,300}? at \?\?:\?\s*$"
     r"|\bStack trace \(most recent call last\)(?: in thread \d+)?:|\bChild-SP\s+RetAddr\s+Call Site\b"
     r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to|unable to|Cannot|cannot|Can not|can not|Can't|can't)"
     r" (?:parse|create|load|open|build"
@@ -429,7 +431,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "o such file or directory", "ermission denied", "pkg-config search path", " NOT FOUND", " NOT found",
                  " NOT Available", " NOT available", ".py::", " | >>> ", "_NOT_FOUND", "_FAILED", "_FAILURE", "_ERROR",
                  "_INVALID", "_NOT_DETECTED", "_UNAVAILABLE", "# gsignal in", "# abort in", "# raise in",
-                 "# __GI_", "# __pthread_kill", "Stack trace (most recent call last)", "RetAddr",
+                 "# __GI_", "# __pthread_kill", "Stack trace (most recent call last)", "RetAddr", " at ??:?",
                  "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55",
                  "\u305d\u306e\u3088\u3046\u306a\u30d5\u30a1\u30a4\u30eb",
                  "\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098")
