@@ -129,6 +129,9 @@ def test_platform_override() -> None:
     ("ii  libnvonnxparsers10   10.3.0.26-1+cuda12.5   arm64   TensorRT ONNX libraries", "10.3.0"),
     # apt refusing the release it was asked for (NVIDIA/TensorRT#2591, first-sight batch 15)
     ("E: Version '8.5.2-1+cuda11.4' for 'libnvinfer8' was not found", "8.5.2"),
+    # jetson-inference's engine cache name (dusty-nv/jetson-inference#1644, first-sight batch 16)
+    ("[TRT]    failed to open engine cache file for writing /usr/local/bin/networks/SSD-Mobilenet-v2/"
+     "ssd_mobilenet_v2_coco.uff.1.1.8201.GPU.FP16.engine", "8.2.1"),
     ("tensorrt                  8.6.1.6          py310_0    conda-forge", "8.6.1"),
     # real: first-sight batch 6 (each unread at first sight): a tarball, NVIDIA's local repository packages, apt's
     # pins and dependencies, pip's requirement in a failed command

@@ -125,6 +125,9 @@ FACTS: list[FactPattern] = [
     # release this install is for)
     _p("tensorrt_version", ("E: Version '",), r"^E: Version '(?P<v>\d+\.\d+\.\d+)(?:\.\d+)?-[^']*' for "
        r"'(?:libnv(?:infer|onnxparsers?|parsers)|tensorrt|python3-libnvinfer)", _short, 1),
+    # jetson-inference's engine cache names carry NV_TENSORRT_VERSION: "ssd_mobilenet_v2_coco.uff.1.1.8201.GPU.FP16.engine"
+    _p("tensorrt_version", (".GPU.", ".DLA"), r"\.\d+\.\d+\.(?P<v>[5-9]\d{3}|1\d{5})\.(?:GPU|DLA\d?)\.(?:FP16|FP32|INT8)"
+       r"\.engine\b", _banner_version, 1),
     _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        _NOT_A_FLAG_PATH + r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b",
