@@ -297,6 +297,9 @@ BATCH_15_STEPS = [
     ("2020-05-11 10:04:46.130023: E tensorflow/core/common_runtime/executor.cc:648] Executor failed to create kernel. "
      "Invalid argument: NodeDef mentions attr 'incompatible_shape_error' not in Op<name=NotEqual; signature=x:T, y:T -> "
      "z:bool>", "written by a newer TensorFlow", None),
+    # NVIDIA/DeepLearningExamples#927 (batch 16), Tianxiaomo/pytorch-YOLOv4#93 (batch 7): a shape through a Where/Select
+    ("[E] [TRT] Layer: Where_295's output can not be used as shape tensor.", "computes a shape through `Where_295`",
+     "--fold-constants"),
 ]
 
 

@@ -454,6 +454,15 @@ _KINDS: tuple[_Kind, ...] = (
           "is device 0.",
           "CUDA_VISIBLE_DEVICES=1 <your command>   # then ask for device 0 (cuda:0) inside the program",
           windows="$env:CUDA_VISIBLE_DEVICES = \"1\"; <your command>   # then device 0 (cuda:0) inside the program"),
+    # a shape computed through a layer TensorRT cannot use for shapes ("Layer: Where_295's output can not be used as
+    # shape tensor.", "(Unnamed Layer* 426)[Select]'s output ...": TensorRT 7 and ONNX exports with shape arithmetic)
+    _Kind(_rx(r"Layer: (?P<name>.{1,200}?)'s output can not be used as shape tensor"),
+          "The exported graph computes a shape through `{name}` (a Where/Select), which this TensorRT cannot use as a "
+          "shape tensor. Export with fixed input shapes and fold the shape arithmetic into constants (onnx-simplifier, "
+          "or Polygraphy's constant folding), export with the exporter release the project names (maintainers pointed "
+          "YOLOv4's case at PyTorch 1.5's export), or build with a newer TensorRT and its ONNX parser.",
+          "polygraphy surgeon sanitize model.onnx --fold-constants -o folded.onnx   # with fixed input shapes\n"
+          "trtexec --onnx=folded.onnx --saveEngine=model.engine"),
     # a TensorRT limit the message states ("/TopK: K exceeds the maximum value allowed (3840)")
     _Kind(_rx(r"(?P<name>[^\s(:]{1,200}): K exceeds the maximum value allowed \((?P<max>\d+)\)"),
           "TensorRT's TopK takes K up to {max}, and `{name}` asks for more: lower K where the model is made (a "
