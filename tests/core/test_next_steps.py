@@ -300,6 +300,14 @@ BATCH_15_STEPS = [
     # NVIDIA/DeepLearningExamples#927 (batch 16), Tianxiaomo/pytorch-YOLOv4#93 (batch 7): a shape through a Where/Select
     ("[E] [TRT] Layer: Where_295's output can not be used as shape tensor.", "computes a shape through `Where_295`",
      "--fold-constants"),
+    # six real logs across the corpora, e.g. NVIDIA/TensorRT#4299 (batch 14)
+    ("[02/28/2024-16:11:13] [E] [TRT] 3: [runtime.cpp::~Runtime::346] Error Code 3: API Usage Error (Parameter check "
+     "failed at: runtime/rt/runtime.cpp::~Runtime::346, condition: mEngineCounter.use_count() == 1. Destroying a "
+     "runtime before destroying deserialized engines created by the runtime leads to undefined behavior.)",
+     "destroyed TensorRT's runtime while engines it made were still alive", None),
+    # shouxieai/TensorRT-Alpha#88 (batch 11): OpenCV cannot read the input image
+    ("[ WARN:0@0.005] global loadsave.cpp:241 findDecoder imread_('%01d.jpg'): can't open/read file: check file "
+     "path/integrity", "OpenCV could not read the input image `%01d.jpg`", "pwd"),
 ]
 
 

@@ -463,6 +463,21 @@ _KINDS: tuple[_Kind, ...] = (
           "YOLOv4's case at PyTorch 1.5's export), or build with a newer TensorRT and its ONNX parser.",
           "polygraphy surgeon sanitize model.onnx --fold-constants -o folded.onnx   # with fixed input shapes\n"
           "trtexec --onnx=folded.onnx --saveEngine=model.engine"),
+    # OpenCV cannot read the input ("imread_('%01d.jpg'): can't open/read file: check file path/integrity")
+    _Kind(_rx(r"imread_?\('(?P<name>[^']{1,300})'\): can't open/read file"),
+          "OpenCV could not read the input image `{name}`: the path does not exist from the program's working "
+          "directory, is not an image OpenCV reads, or (a name with %d in it) was taken as a numbered sequence. Check "
+          "the path the program was given against the folder it runs in.",
+          "ls -l {name}; pwd",
+          windows="Get-Item {name}; Get-Location", program=True),
+    # TensorRT's teardown-order check ("Destroying a runtime before destroying deserialized engines created by the
+    # runtime leads to undefined behavior."): the program's object lifetimes
+    _Kind(_rx(r"Destroying a (?P<name>runtime|builder) before destroying (?:deserialized engines|the engines?)"),
+          "The program destroyed TensorRT's {name} while engines it made were still alive: destroy in reverse order - "
+          "execution contexts, then engines, then the {name}. Printed at exit it is usually only that order (the "
+          "results before it stand); printed while the program still runs, the {name} went out of scope too early "
+          "(a local object in a load function) - keep it alive as long as its engines.",
+          None),
     # a TensorRT limit the message states ("/TopK: K exceeds the maximum value allowed (3840)")
     _Kind(_rx(r"(?P<name>[^\s(:]{1,200}): K exceeds the maximum value allowed \((?P<max>\d+)\)"),
           "TensorRT's TopK takes K up to {max}, and `{name}` asks for more: lower K where the model is made (a "
