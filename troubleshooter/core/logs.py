@@ -175,6 +175,11 @@ _BRACKETED_FIELDS = re.compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
 _TERMINATE = re.compile(r"terminate called after throwing an instance of")
 _WHAT = re.compile(r"what\(\):\s")
 """The message of the C++ exception that ended the program, on the line after "terminate called ..."."""
+_NAMED_FAILURE = (
+    r"\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]")
+"""A step that failed with a named exception (Triton's python backend logs it at I: "Failed to initialize Python stub:
+AssertionError: [TensorRT-LLM][ERROR] ..."), and TensorRT-LLM's own error tag inside a message: an error whatever the
+line's tag says, info included (`_PAYLOAD_ERROR`, `_INFO_ERROR`)."""
 _PAYLOAD_ERROR = re.compile(
     r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
     # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
@@ -211,9 +216,7 @@ _PAYLOAD_ERROR = re.compile(
     # jetson-utils' CUDA check ("[cuda]   unknown error (error 999) (hex 0x3E7)"); WinDbg's exception record of a
     # crash ("ExceptionCode: c0000374", heap corruption)
     r"|\(error \d+\) \(hex 0x[0-9A-Fa-f]+\)|^\s*ExceptionCode: c0000\w{3}\b"
-    # a step that failed with a named exception, whatever the tag (Triton's python backend logs it at I: "Failed to
-    # initialize Python stub: AssertionError: [TensorRT-LLM][ERROR] ..."); TensorRT-LLM's own error tag in a message
-    r"|\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]"
+    r"|" + _NAMED_FAILURE
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 _UNTAGGED_FAILURE = re.compile(
@@ -642,10 +645,7 @@ fails the configure step in its own words (CMake Error, -NOTFOUND, "Configuring 
 
 _INFO_ERROR = re.compile(
     # Ultralytics logs "TensorRT: export failure ..." at INFO; a traceback flattened into an info line
-    r"export failure|Traceback \(most recent call last\):"
-    # a step that failed with a named exception (Triton's python backend at I: "Failed to initialize Python stub:
-    # AssertionError: [TensorRT-LLM][ERROR] ..."); TensorRT-LLM's own error tag inside the message
-    r"|\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]"
+    r"export failure|Traceback \(most recent call last\):|" + _NAMED_FAILURE
 )
 """The few payloads that are errors even under an info tag (a wrapper logging another's failure at its info level)."""
 

@@ -260,23 +260,25 @@ def _build_precisions(env: Environment) -> set[str]:
     return have | {"int8", "fp16"} if "best" in have else have
 
 
-def _facts(entry: Entry, hits: EntryHits, state: MatchState) -> frozenset[str]:
-    """`kb.schema.FACTS` that hold for this entry's finding in this log."""
+def _facts(entry: Entry, hits: EntryHits, first_error: int) -> frozenset[str]:
+    """`kb.schema.FACTS` that hold for this entry's finding in this log (`first_error`: the first error line's number,
+    0 when none was kept)."""
     triggers = {s.id for s in entry.match.signatures if s.role == "trigger"}
     first = min((h.first_line for sid, h in hits.by_sig.items() if sid in triggers), default=0)
-    alone = first > 0 and not any(0 < line.no < first for line, _ids in state.error_lines)
+    alone = first > 0 and not 0 < first_error < first
     return frozenset({"@alone"}) if alone else frozenset()
 
 
 def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:
     """All diagnoses, root cause first."""
     found: list[Diagnosis] = []
+    first_error = min((line.no for line, _ids in state.error_lines if line.no > 0), default=0)
     for entry_id in sorted(state.hits):
         entry = entries[entry_id]
         hits = state.hits[entry_id]
         ok, _why = fires(entry, hits)
         if ok and not _precision_ruled_out(entry, env):
-            found.append(build_diagnosis(entry, hits, env, _facts(entry, hits, state)))
+            found.append(build_diagnosis(entry, hits, env, _facts(entry, hits, first_error)))
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
 
     def key(d: Diagnosis) -> tuple[int, int, int, int, float, str]:

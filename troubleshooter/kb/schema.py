@@ -261,7 +261,7 @@ class Entry(_Strict):
         for i, cause in enumerate(self.causes):
             for sid in (*cause.when, *cause.unless):
                 if sid not in ids:
-                    raise ValueError(f"causes.{i}.when: {sid!r} is not a signature id of this entry")
+                    raise ValueError(f"causes.{i}.when/unless: {sid!r} is not a signature id of this entry (or a FACTS id)")
         for i, fix in enumerate(self.fixes):
             for where, spec in [(f"fixes.{i}", fix)] + [(f"fixes.{i}.steps.{j}", st) for j, st in enumerate(fix.steps)]:
                 for sid in (*spec.when, *spec.unless):

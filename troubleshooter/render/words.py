@@ -105,6 +105,11 @@ def merged_ranges(ranges: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def _known_statuses(merged: list[tuple[str, str]]) -> set[str]:
+    """The statuses the KB records for some release ("unknown": no record yet, e.g. for a release after the newest)."""
+    return {status for _spec, status in merged if status != "unknown"}
+
+
 def version_summary(d: Diagnosis) -> str | None:
     """The advice line: for the log's version as the KB says it; when the version is unknown, what each
     range of versions means, and how to say which one it is."""
@@ -117,7 +122,7 @@ def version_summary(d: Diagnosis) -> str | None:
         return {"affected": "Every TensorRT release is affected: the version does not change this.",
                 "not-applicable": "Not a matter of the TensorRT release."}.get(
             merged[0][1], f"Every TensorRT release: {STATUS_WORDS.get(merged[0][1], merged[0][1])}.")
-    known = {status for _spec, status in merged if status != "unknown"}
+    known = _known_statuses(merged)
     if known == {"affected"}:  # affected up to the newest release the KB knows of, no record after it
         return "Every TensorRT release the knowledge base records is affected: the version does not change this."
     if known == {"affected", "changed"}:  # it happens everywhere; what changes is the message and the commands
@@ -229,8 +234,7 @@ def open_asks(d: Diagnosis, env: Environment) -> list[str]:
     answered (the GPU it printed, its TensorRT version), those that do not concern its platform (a Jetson
     question for a log from a PC) and the TensorRT version when every release gets the same advice."""
     out = []
-    statuses = {status for _spec, status in merged_ranges([(a.versions, a.status) for a in d.version_advice_all])
-                if status != "unknown"}
+    statuses = _known_statuses(merged_ranges([(a.versions, a.status) for a in d.version_advice_all]))
     one_status = d.version_status is None and len(statuses) <= 1 and bool(d.version_advice_all)
     for ask in d.asks:
         if ask.startswith("on Jetson") and env.platform not in (None, "jetson"):
