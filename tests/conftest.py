@@ -24,6 +24,14 @@ def run_cli(*args: str, stdin: bytes | None = None, timeout: float = 120, env: d
                           timeout=timeout, env=full_env, cwd=str(ROOT))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The suite keeps its KB and Hyperscan caches in a folder of this run (shared by its workers, whose
+    writes are atomic): it neither reads a user's ~/.cache/trt-why, written by other code, nor fills it.
+    Set in os.environ, so the CLI run in a subprocess uses it too."""
+    os.environ["TRT_WHY_CACHE_DIR"] = str(tmp_path_factory.getbasetemp().parent / "trt-why-cache")
+
+
 @pytest.fixture
 def cli():  # type: ignore[no-untyped-def]
     return run_cli

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 
 def env_int(name: str, default: int) -> int:
@@ -21,3 +22,15 @@ def env_seconds(name: str, default: float) -> float:
     except ValueError:
         return default
     return value if value > 0 else default
+
+
+def cache_dir() -> Path:
+    """Where trt-why keeps what it derives once and reuses (the compiled KB, Hyperscan databases):
+    TRT_WHY_CACHE_DIR, else $XDG_CACHE_HOME/trt-why, else ~/.cache/trt-why."""
+    base = os.environ.get("TRT_WHY_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "trt-why"
+
+
+def cache_off() -> bool:
+    """TRT_WHY_NO_CACHE set: nothing is read from or written to the cache folder."""
+    return bool(os.environ.get("TRT_WHY_NO_CACHE"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from perf_helpers import HAVE_HYPERSCAN, brute_force_starts, generate_log, kb_needles, sample_logs
@@ -107,3 +108,33 @@ def test_hyperscan_literal_index_gives_the_pure_answer() -> None:
     assert len(texts) > 15_000
     for text in texts:
         assert sorted(pure.find(text)) == sorted(fast.find(text)), text[:120]
+
+
+def test_hyperscan_database_is_cached_and_a_damaged_one_compiled_again(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled database is written once, loaded by the next finder with the same needles (the same line
+    starts), and a file that will not load is compiled again and replaced."""
+    if not HAVE_HYPERSCAN:
+        pytest.skip("hyperscan is not installed (the `fast` extra)")
+    from troubleshooter.reading import hsfinder
+
+    monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path))
+    folder = tmp_path / "trt-why"
+    data = b"ab E0 x\nnothing\n[E] Error here\nE1234 56 tail\n"
+    want = starts(PythonFinder(LITERALS, CASELESS, MARKERS), data)
+    compiled = []
+    real_compile = hsfinder._compile
+    monkeypatch.setattr(hsfinder, "_compile", lambda *a: compiled.append(1) or real_compile(*a))
+
+    assert starts(hsfinder.HyperscanFinder(LITERALS, CASELESS, MARKERS), data) == want
+    (db_file,) = folder.glob("hs-*.db")
+    assert starts(hsfinder.HyperscanFinder(LITERALS, CASELESS, MARKERS), data) == want
+    assert len(compiled) == 1  # the second one was loaded
+
+    db_file.write_bytes(b"not a database")
+    assert starts(hsfinder.HyperscanFinder(LITERALS, CASELESS, MARKERS), data) == want
+    assert len(compiled) == 2 and db_file.read_bytes() != b"not a database"
+
+    monkeypatch.setenv("TRT_WHY_NO_CACHE", "1")
+    hsfinder.HyperscanFinder(["only", "here"])
+    assert len(list(folder.glob("hs-*.db"))) == 1  # nothing written with the cache off

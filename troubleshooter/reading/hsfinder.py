@@ -5,17 +5,30 @@ line counts); literals are reported by their end, markers (compiled with SOM_LEF
 start, and each match is mapped to the start of its line. The answer is exactly the pure finder's:
 the same canonical needles (`finders.Needles`), ASCII case folding for caseless literals, MULTILINE
 markers attributed to the line where they start.
+
+Compiling the KB's database costs a small run about 20 ms; the compiled database is kept in the cache
+folder (`envvars.cache_dir`), in Hyperscan's own serialized form (no code), keyed by a SHA-256 of the
+expressions, their flags and the Hyperscan binding's version. A file that will not load (another
+Hyperscan, another CPU, a partial write) is compiled again and replaced.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import hyperscan
 
+from troubleshooter.envvars import cache_dir, cache_off
 from troubleshooter.reading.finders import Needles, all_line_starts
+
+KEEP_DATABASES = 8
+"""Compiled databases kept in the cache folder (the most recent)."""
 
 _ESCAPED = [bytes([b]) if (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122) else b"\\x%02x" % b for b in range(256)]
 
@@ -29,8 +42,7 @@ class _Database:
     """A Hyperscan block-mode database, scanned with one scratch per thread (Hyperscan's rule)."""
 
     def __init__(self, exprs: Sequence[bytes], flags: Sequence[int]) -> None:
-        self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        self.db.compile(expressions=list(exprs), ids=list(range(len(exprs))), elements=len(exprs), flags=list(flags))
+        self.db = _cached(exprs, flags)
         self._local = threading.local()
 
     def scan(self, data: Any, on_match: Any) -> None:
@@ -38,6 +50,43 @@ class _Database:
         if scratch is None:
             scratch = self._local.scratch = hyperscan.Scratch(self.db)
         self.db.scan(data, match_event_handler=on_match, scratch=scratch)
+
+
+def _compile(exprs: Sequence[bytes], flags: Sequence[int]) -> Any:
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    db.compile(expressions=list(exprs), ids=list(range(len(exprs))), elements=len(exprs), flags=list(flags))
+    return db
+
+
+def _cached(exprs: Sequence[bytes], flags: Sequence[int]) -> Any:
+    """The block-mode database of these expressions: from the cache folder when a loadable one is there,
+    else compiled (and written there for the next run)."""
+    if cache_off():
+        return _compile(exprs, flags)
+    h = hashlib.sha256(f"trt-why-hs 1 {getattr(hyperscan, '__version__', '?')} {list(flags)}\0".encode())
+    for expr in exprs:
+        h.update(len(expr).to_bytes(4, "little") + expr)
+    path = cache_dir() / f"hs-{h.hexdigest()[:32]}.db"
+    try:
+        return hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
+    except Exception:  # absent, partial, or from another Hyperscan or CPU: compile it again
+        pass
+    db = _compile(exprs, flags)
+    with contextlib.suppress(Exception):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(hyperscan.dumpb(db))
+        os.replace(tmp, path)
+        _prune(path.parent, keep=path)
+    return db
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    files = sorted(folder.glob("hs-*.db"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in files[KEEP_DATABASES:]:
+        if old != keep:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 class HyperscanFinder:
