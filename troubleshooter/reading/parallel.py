@@ -115,8 +115,15 @@ class _Scan(NamedTuple):
     counters: Any
     """Bytes read by each part so far (shared memory: the parent sums them for the progress bar)."""
     errors_full: Any
+    stop: Any
+    """Set by the parent when it gives up (a part failed, Ctrl+C): the parts still queued or under way end at
+    once (`_Stopped`), so the pool can be closed and joined instead of killed mid-write."""
     spare: list[bytearray]
     """One read buffer per process, reused from part to part (each worker has its own copy)."""
+
+
+class _Stopped(Exception):
+    """A part that ends early because the parent gave up on the scan."""
 
 
 _SCAN: list[_Scan] = []
@@ -136,8 +143,13 @@ def _scan_part(k: int) -> tuple[MatchState, int, int, bool]:
     # Once the merged parts hold every error line a report keeps, later parts need none.
     state = MatchState(error_line_cap=0 if scan.errors_full.value else MAX_ERROR_LINES)
 
+    if scan.stop.value:
+        raise _Stopped
+
     def report(done: int) -> None:
         scan.counters[k] = done
+        if scan.stop.value:
+            raise _Stopped
 
     def after() -> bytes:
         tail = ingest.open_stream(FileRange(scan.fd, end, size), scan.path)  # type: ignore[arg-type]
@@ -206,20 +218,28 @@ def scan_file_parallel(path: str, matcher: Matcher, finders: Finders, size: int,
         ctx = multiprocessing.get_context("fork")
         counters = ctx.RawArray("q", parts)
         merge = PartsMerge(ctx.Value("b", 0))
+        stop = ctx.RawValue("b", 0)
         _SCAN[:] = [_Scan(path, fd, bounds, encoding, jobs, finder, matcher, counter_for(size), counters,
-                          merge.errors_full, [])]
+                          merge.errors_full, stop, [])]
         with matcher.shared_by(jobs):  # each process remembers its share of lines
             gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the workers
             try:
                 with _interrupts_held():
                     pool = ctx.Pool(jobs, initializer=_ignore_interrupts)
-                with pool:
+                try:
                     results = pool.imap(_scan_part, range(parts))
                     while merge.merged < parts:
                         with contextlib.suppress(multiprocessing.TimeoutError):
                             merge.add(results.next(timeout=PROGRESS_SECONDS))
                         if progress is not None:
                             progress(sum(counters))
+                finally:
+                    # Never Pool.terminate(): a worker killed while it writes a result holds the result queue's
+                    # lock for ever, and the pool's own shutdown then waits on that lock (a hang seen under
+                    # load). The parts left end at once (`stop`), and the pool closes as after a full scan.
+                    stop.value = int(merge.merged < parts)
+                    pool.close()
+                    pool.join()
             except Exception:  # a part that fails (not plain text, unreadable): the caller scans in one pass
                 return None
             finally:
