@@ -46,8 +46,8 @@ def fill(text: str, values: dict[str, str], lang: str | None = None) -> str:
         v = values[name]
         if v == MISSING or (lang is not None and name in ENV_PLACEHOLDERS and v == _unknown_env(name)):
             return f"<{name}>"  # a name the log did not give: a placeholder the user fills in, never a guess
-        if lang in _SHELLS:
-            return shlex.quote(v)
+        if lang in _SHELLS:  # a home-relative path keeps its ~/ outside the quotes, where the shell expands it
+            return "~/" + shlex.quote(v[2:]) if v.startswith("~/") and len(v) > 2 else shlex.quote(v)
         if lang in ("powershell", "pwsh", "ps1"):  # single quotes, with '' for a quote inside
             return v if _SAFE_WORD.fullmatch(v) else "'" + v.replace("'", "''") + "'"
         if lang in ("bat", "cmd", "batch"):  # double quotes; cmd has no escape for '"' inside them
@@ -172,6 +172,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 and not any(s in matched for s in spec.unless)
                 and (not spec.platforms or possible is None or bool(possible & set(spec.platforms)))
                 and (not spec.front_ends or front_end in spec.front_ends)
+                and front_end not in getattr(spec, "not_front_ends", ())
                 and (not producers or producer in {p.lower() for p in producers}))
 
     def whom(platforms: Sequence[Platform]) -> Sequence[Platform]:

@@ -192,6 +192,9 @@ class FixSpec(_Strict):
     front_ends: list[str] = Field(
         default_factory=list,
         description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
+    not_front_ends: list[str] = Field(
+        default_factory=list,
+        description="Not when the log comes from one of these stacks: the stack owns what the fix would change.")
     steps: list[Step] = Field(min_length=1)
 
     _versions = field_validator("versions")(_check_specifier)
