@@ -227,6 +227,27 @@ ERRORS = [
      "2021-01-12 23:51:36.470807 camera_master[4078]:   0: nvinfer1::LogStream::Buf::sync() at ??:?"),
     ("real PyCUDA at exit, quoted, NVIDIA/TensorRT#2014",
      '"PyCUDA ERROR: The context stack was not empty upon module cleanup."'),
+    # first-sight batch 17
+    ("real a shell told to run a folder, blakeblackshear/frigate#6336",
+     "/opt/nvidia/nvidia_entrypoint.sh: line 49: exec: /tensorrt_models.sh: cannot execute: Is a directory"),
+    ("real the same", "/opt/nvidia/nvidia_entrypoint.sh: line 49: /tensorrt_models.sh: Is a directory"),
+    ("real valgrind at exit, NVIDIA/TensorRT#1896", "==35081== Invalid free() / delete / delete[] / realloc()"),
+    ("real valgrind's summary, microsoft/onnxruntime#14043",
+     "==7697== ERROR SUMMARY: 4239 errors from 359 contexts (suppressed: 16 from 4)"),
+    ("real valgrind's leak record, NVIDIA/TensorRT#2883",
+     "==16998== 152 bytes in 1 blocks are possibly lost in loss record 1,152 of 2,026"),
+    ("real compute-sanitizer, NVIDIA/TensorRT-RTX#14", "========= Leaked 4 bytes at 0xdf6e00000"),
+    ("real perf_analyzer (Triton Model Analyzer), triton-inference-server/model_analyzer#962",
+     "Thread [0] had error: in ensemble 'ensemble-model', [request id: <id_unknown>] inference input 'attention_mask' "
+     "data-type is 'BYTES', but model 'text-classification-modernbert' expects 'INT64'"),
+    ("real an app giving up, nwesem/mtcnn_facenet_cpp_tensorRT#19", "Empty frame! Exiting... "),
+    ("real the cross linker, NVIDIA/TensorRT#1332",
+     "/usr/lib/gcc-cross/aarch64-linux-gnu/7/../../../../aarch64-linux-gnu/bin/ld: warning: libnvrtc.so.10.2, needed "
+     "by /pdk_files/tensorrt/lib/libnvinfer.so, not found (try using -rpath or -rpath-link)"),
+    ("real a compiler error respaced by a translator, onnx/onnx-tensorrt#54",
+     "/home/nvidia/work/onnx-tensorrt/onnx2trt.hpp: 44: 14: error: 'function' in namespace 'std' does not name a "
+     "template type"),
+    ("real numpy's assert_allclose in mmdeploy's check, open-mmlab/mmdetection#6564", "(shapes (96, 5), (97, 5) mismatch)"),
     ("real Triton's python backend at I, triton-inference-server/tensorrtllm_backend#648",
      'I1127 13:25:50.480183 47468 pb_stub.cc:366] "Failed to initialize Python stub: AssertionError: [TensorRT-LLM]'
      '[ERROR] Currently supported multi-modal models are llava, blip2-opt, vila and mllama. Got qwen2_vl.'),
@@ -281,6 +302,13 @@ NOT_ERRORS = [
     " 100 |     FROM ${BASE_IMAGE} AS final_stage",
     "I1127 13:25:50.480183 47468 pb_stub.cc:366] Python stub initialized: model qwen2_vl ready",
     " 7# __gxx_personality_v0 in /usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+    # batch 17's shapes on healthy lines (written)
+    "Done! Exiting...",
+    "==7697== ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 16 from 4)",
+    "==7697== All heap blocks were freed -- no leaks are possible",
+    "==7697==    definitely lost: 0 bytes in 0 blocks",
+    "========= ERROR SUMMARY: 0 errors",
+    "drwxr-xr-x 2 root root 4096 Nov 28 08:33 models",
 ]
 
 

@@ -300,11 +300,6 @@ BATCH_15_STEPS = [
     # NVIDIA/DeepLearningExamples#927 (batch 16), Tianxiaomo/pytorch-YOLOv4#93 (batch 7): a shape through a Where/Select
     ("[E] [TRT] Layer: Where_295's output can not be used as shape tensor.", "computes a shape through `Where_295`",
      "--fold-constants"),
-    # six real logs across the corpora, e.g. NVIDIA/TensorRT#4299 (batch 14)
-    ("[02/28/2024-16:11:13] [E] [TRT] 3: [runtime.cpp::~Runtime::346] Error Code 3: API Usage Error (Parameter check "
-     "failed at: runtime/rt/runtime.cpp::~Runtime::346, condition: mEngineCounter.use_count() == 1. Destroying a "
-     "runtime before destroying deserialized engines created by the runtime leads to undefined behavior.)",
-     "destroyed TensorRT's runtime while engines it made were still alive", None),
     # shouxieai/TensorRT-Alpha#88 (batch 11): OpenCV cannot read the input image
     ("[ WARN:0@0.005] global loadsave.cpp:241 findDecoder imread_('%01d.jpg'): can't open/read file: check file "
      "path/integrity", "OpenCV could not read the input image `%01d.jpg`", "pwd"),
@@ -325,3 +320,42 @@ def test_batch_15s_lines_get_the_step_their_words_call_for(line: str, said: str,
 def test_a_tensorrt_build_failing_is_not_a_pip_source_build() -> None:
     steps = first_error_steps("RuntimeError: Failed to build TensorRT engine. Error details:", Environment())
     assert not any("ready-made wheel" in s.text for s in steps)
+
+
+# First-sight batch 17: real lines (sample_logs/first-sight/batch-17 holds each whole paste)
+BATCH_17_STEPS = [
+    # PaddlePaddle/PaddleDetection#4991: a truncated archive; NVIDIA/TensorRT-LLM backend#44: a Git LFS pointer
+    ("../paddle_inference/third_party/install/openblas/lib/libopenblas.a: file not recognized: File truncated",
+     "cannot read `../paddle_inference/third_party/install/openblas/lib/libopenblas.a` as a library", "git lfs pull"),
+    ("#22 3747.1 /usr/bin/ld:/app/tensorrt_llm/cpp/tensorrt_llm/batch_manager/x86_64-linux-gnu/"
+     "libtensorrt_llm_batch_manager_static.pre_cxx11.a: file format not recognized; treating as linker script",
+     "a Git LFS pointer", "head -c 200"),
+    # autowarefoundation/autoware.universe#6789: nvcc without the requested architecture
+    ("nvcc fatal   : Unsupported gpu architecture 'compute_101'", "does not know `compute_101`", "--list-gpu-arch"),
+    # meta-tegra#250: a Yocto image whose TensorRT recipe needs a package no layer provides
+    ("  - nothing provides cuda-command-line-tools-libnvtoolsext needed by tensorrt-6.0.1+1-r0.armv8a_tegra210",
+     "no package that provides `cuda-command-line-tools-libnvtoolsext`", None),
+    # NVIDIA/TensorRT#270: an x86_64 TensorRT tar linked on a Jetson (the ~/ stays outside the quotes)
+    ("~/Downloads/TensorRT-5.1.5.0/lib/libnvinfer.so: error adding symbols: File in wrong format",
+     "built for another CPU", "file -L ~/Downloads/TensorRT-5.1.5.0/lib/libnvinfer.so"),
+    # NVIDIA/retinanet-examples#297: an x86 image built on a Jetson Nano
+    ("standard_init_linux.go:228: exec user process caused: exec format error", "built for another CPU", "uname -m"),
+    # TheAnimeScripter#48: a model in half precision fed float
+    ("Something went wrong: Input type (float) and bias type (struct c10::Half) should be the same",
+     "weights are `struct c10::Half` on an input of `float`", None),
+    # olegchomp/TouchDiffusion#18: a Hugging Face model id that was taken down
+    ("Repository Not Found for url: https://huggingface.co/api/models/runwayml/stable-diffusion-v1-5/revision/main.",
+     "refuses the model `runwayml/stable-diffusion-v1-5`", "huggingface-cli login"),
+    # NVIDIA/TensorRT#1896: valgrind at exit
+    ("==35081== Invalid free() / delete / delete[] / realloc()", "valgrind or compute-sanitizer reports `Invalid free`",
+     "compute-sanitizer --tool memcheck"),
+]
+
+
+@pytest.mark.parametrize(("line", "said", "command"), BATCH_17_STEPS)
+def test_batch_17s_lines_get_the_step_their_words_call_for(line: str, said: str, command: str | None) -> None:
+    report = diagnose(line + "\n")
+    first = report.first_error.next_steps[0] if report.first_error else None
+    assert first is not None and said in first.text, report.first_error
+    if command is not None:
+        assert first.command is not None and command in first.command.code

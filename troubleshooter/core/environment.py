@@ -281,7 +281,9 @@ _FRONT_ENDS = [
                 r"|analysis_predictor\.cc):\d+\]"), "paddle-inference"),
     (re.compile(r"\btorch2trt\b"), "torch2trt"),
     (re.compile(r"[Pp]olygraphy"), "polygraphy"),
-    (re.compile(r"TensorRT\.trtexec|\btrtexec\b"), "trtexec"),
+    # trtexec by name, or by its own lines when the paste lost its banner ("[E] Engine set up failed")
+    (re.compile(r"TensorRT\.trtexec|\btrtexec\b|\[E\] (?:Engine set up failed|Failed to create engine from model\.)"
+                r"|\[I\] === (?:Model|Build|Inference|System|Reporting) Options ==="), "trtexec"),
 ]
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
                       "_trt_engine]", "helper.h:", "tensorrt_subgraph_pass.cc", "op_teller.cc", "analysis_predictor.cc",
@@ -294,7 +296,9 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt",
                       # Triton's sources behind its glog prefix
                       "model_lifecycle.cc", "backend_model", "model_config_utils.cc", "memory_manager.cc",
-                      "backend_manager.cc", "infer_request.cc", "_server.cc", "logging.cc")
+                      "backend_manager.cc", "infer_request.cc", "_server.cc", "logging.cc",
+                      # trtexec's own lines
+                      "Engine set up failed", "Failed to create engine from model", " Options ===")
 STACKS = tuple(name for _rx, name in _FRONT_ENDS)
 """The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 

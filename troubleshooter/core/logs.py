@@ -58,6 +58,10 @@ _RuleOrigin = Origin | Literal["trt"]
 """What a rule says of the origin ("trt": TensorRT's own tag, trtexec's or the Python API's, told apart at the end)."""
 
 _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
+    # AUTOMATIC1111's web UI: "*** " before the lines of a failure it reports ("*** Error running install.py ...",
+    # "*** stderr: Traceback ...", "***     from x import y", "*** ModuleNotFoundError: ...")
+    (r"\*\*\* (?:stderr: |stdout: )?(?=Error (?:running|loading|calling|executing|completing) |Traceback \(|\s{0,6}File \""
+     r"|\s{2,}\S|[A-Za-z_][\w.]*(?:Error|Exception): )", None, False),
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
     (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
@@ -300,7 +304,7 @@ _UNTAGGED_FAILURE = re.compile(
     # "Error in Build", and a CLI's own failure marks ("× Model loading failed")
     r"|\b(?:[Ll]oad(?:ing)?|[Rr]ead(?:ing)?|[Oo]pen(?:ing)?|[Bb]uild(?:ing)?|[Pp]ars(?:e|ing)|[Cc]reat(?:e|ing)"
     r"|[Ss]erializ(?:e|ing|ation)|[Dd]eserializ(?:e|ing|ation)|[Ii]nitiali[sz](?:e|ing|ation)|[Cc]onver(?:t|ting|sion)"
-    r"|[Ee]xport(?:ing)?|[Cc]ompil(?:e|ing|ation)|[Ii]nference)\b[^!?]{0,60}?\b(?:failed|error)(?:[!:]|\s*$)"
+    r"|[Ee]xport(?:ing)?|[Cc]ompil(?:e|ing|ation)|[Ii]nference)\b[^!?]{0,60}?\b(?:failed|error)(?:[!:]|\.(?: |$)|\s*$)"
     r"|^Error in [A-Za-z]|^[\u00d7\u2717\u2718\u274c] "
     # docker: a build step or a pull that failed
     r"|\bnon-zero (?:exit )?(?:code|status)\b|^(?:ADD|COPY|RUN|FROM) failed: "
@@ -320,8 +324,34 @@ _UNTAGGED_FAILURE = re.compile(
     # NVIDIA's CUDA samples (deviceQuery, bandwidthTest): "Result = FAIL"
     r"|^Result = FAIL\b"
     r"|\bRPC failed\b|\brequests? failed\b|\b(?:[Rr]eceived|[Ee]ncountered) an? ?error\b|^Error(?: \w+)?[.!]"
-    # a shell, tar or a script naming what it could not find or open
-    r"|: (?:No such file or directory|Permission denied|command not found|not found)\s*$"
+    # a shell, tar or a script naming what it could not find, open or run ("/tensorrt_models.sh: Is a directory",
+    # "exec: /tensorrt_models.sh: cannot execute: Is a directory")
+    r"|: (?:No such file or directory|Permission denied|command not found|not found|Is a directory|Not a directory)\s*$"
+    r"|: cannot execute(?:: [^\n]{1,80})?\s*$"
+    # valgrind's and compute-sanitizer's findings: bad frees and accesses, leaks, a non-zero error summary
+    r"|^==\d+==\s+(?:Invalid (?:read|write|free|delete)|Mismatched free|Conditional jump or move depends on uninit)"
+    r"|^==\d+==\s+ERROR SUMMARY: [1-9]|^==\d+==\s+definitely lost: [1-9]"
+    r"|^==\d+==\s+[\d,]+ (?:\([\d,]+ direct, [\d,]+ indirect\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost"
+    r"|^=========\s+(?:Invalid __\w+__ (?:read|write)|Program hit |Leaked \d+ bytes|ERROR SUMMARY: [1-9])"
+    # a worker or thread that reports the error it had (perf_analyzer: "Thread [0] had error: in ensemble ...")
+    r"|\bhad (?:an )?error: "
+    # a program that announces it gives up ("Empty frame! Exiting...", "Camera open failed! Aborting")
+    r"|^(?!\s*(?:Done|Finished|Completed|Success\w*|All done|Bye)\b)[^\n]{3,120}! (?:Exiting|Aborting|Quitting)\b"
+    # the linker warning that a library the link needs is missing (the undefined references follow)
+    r"|\bwarning: \S+, needed by \S+, not found \(try using -rpath"
+    # a compiler's error in a paste whose spacing a translator changed ("onnx2trt.hpp: 44: 14: error: ...")
+    r"|^\S+\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)\s?:\s?\d+\s?:\s?(?:\d+\s?:\s?)?(?:fatal )?error\s?:"
+    # the linker given a file that is not a library (a truncated download, a Git LFS pointer), dnf/bitbake without a
+    # package, nvcc refusing its flags, OpenCV's own error line, an app's "Something went wrong: <why>", an HTTP
+    # client error (requests: "401 Client Error.")
+    r"|\b(?:failed|FAILED) (?:building|loading|creating|parsing|converting|exporting|compiling|generating"
+    r"|initiali[sz]ing|serializing|deserializing)\b"
+    r"|\bfile (?:format )?not recognized\b|\berror adding symbols: [Ff]ile in wrong format"
+    r"|\bnothing provides \S+ needed by \S|^\s*Problem: conflicting requests"
+    r"|^nvcc (?:fatal|error)\s*:|^OpenCV\([\d.]+\) [^\n]{0,200}?: error: \(-?\d+:|^Something went wrong\b"
+    r"|\b[45]\d\d (?:Client|Server) Error\b|^(?:Repository|Revision|Entry) Not Found for url: "
+    # numpy's assert_allclose report (an output check that failed: mmdeploy's, a user's test)
+    r"|^Not equal to tolerance rtol=|^Mismatched elements: \d+ / \d+|^\(shapes \([\d, ]*\), \([\d, ]*\) mismatch\)"
     # a check that found two things that should agree and do not ("Num classes mismatch. Configured: 35, ...")
     r"|^[\w ]{1,40}\bmismatch(?:ed)?\b[.:!]"
     r"|\bError response from daemon: "  # docker: a container that could not start
@@ -413,6 +443,12 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",
                  "No such file or directory", "Permission denied", "command not found", ": not found",
+                 "not recognized", "wrong format", "nothing provides", "failed ", "FAILED ", "Problem: ", "nvcc ",
+                 "OpenCV(", "Something went wrong",
+                 "Client Error", "Server Error", "Not Found for url",
+                 ": Is a directory", ": Not a directory", "cannot execute", "definitely lost", "possibly lost", "Leaked ",
+                 "Program hit ", "Mismatched free", "Conditional jump", "had error: ", "had an error: ", "! Exiting",
+                 "! Aborting", "! Quitting", ", needed by ", "Not equal to tolerance", "Mismatched elements", " mismatch)",
                  "error", "non-zero", "unauthorized", "denied", "manifest unknown", "nvalid", "\u00d7 ",
                  "\u2717 ", "\u2718 ", "\u274c ", "E   ", "E\t", "AssertionError", "Attempt to ",
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",

@@ -470,14 +470,88 @@ _KINDS: tuple[_Kind, ...] = (
           "the path the program was given against the folder it runs in.",
           "ls -l {name}; pwd",
           windows="Get-Item {name}; Get-Location", program=True),
-    # TensorRT's teardown-order check ("Destroying a runtime before destroying deserialized engines created by the
-    # runtime leads to undefined behavior."): the program's object lifetimes
-    _Kind(_rx(r"Destroying a (?P<name>runtime|builder) before destroying (?:deserialized engines|the engines?)"),
-          "The program destroyed TensorRT's {name} while engines it made were still alive: destroy in reverse order - "
-          "execution contexts, then engines, then the {name}. Printed at exit it is usually only that order (the "
-          "results before it stand); printed while the program still runs, the {name} went out of scope too early "
-          "(a local object in a load function) - keep it alive as long as its engines.",
+    # PyTorch given an input of another dtype than the weights (a model in half precision fed float, or back)
+    _Kind(_rx(r"Input type \((?P<name>[^)]{1,60})\) and (?:bias|weight) type \((?P<other>[^)]{1,60})\) should be the same"),
+          "PyTorch ran a layer whose weights are `{other}` on an input of `{name}`: the model and its input are in "
+          "different precisions (a model loaded or cast to half, fed float; or a fallback that switched one and not "
+          "the other). Cast the input to the model's dtype (`x.to(next(model.parameters()).dtype)`), or the model to "
+          "the input's, before the export or the run that failed.",
+          None, program=True),
+    # Hugging Face refusing a model id ("401 Client Error ... Repository Not Found for url:
+    # https://huggingface.co/api/models/runwayml/stable-diffusion-v1-5/revision/main")
+    _Kind(_rx(r"Repository Not Found for url: https://huggingface\.co/(?:api/models/)?(?P<name>[\w.-]+/[\w.-]+)"
+              r"|(?:401|403) Client Error[^\n]{0,200}?huggingface\.co/(?:api/models/)?(?P<name>[\w.-]+/[\w.-]+)"),
+          "Hugging Face refuses the model `{name}`: it is gated or private (log in with a token and accept its licence "
+          "on its page), or it was renamed or removed (runwayml/stable-diffusion-v1-5 was taken down in 2024; a copy "
+          "lives at stable-diffusion-v1-5/stable-diffusion-v1-5). Open https://huggingface.co/{name} in a browser, "
+          "then log in or point the app at a model id that exists.",
+          "huggingface-cli login\nhuggingface-cli download {name} --revision main --include '*.json'   # does it resolve?"),
+    # a tool that wrote the reason to a file of its own ("trtexec failed building engine for X (see X.engine.build.log)",
+    # bitbake's "Logfile of failure stored in: ...", CMake's "See also .../CMakeError.log")
+    _Kind(_rx(r"(?:\(see |[Ll]ogfile of failure stored in: |See also \"|see (?:the )?(?:full )?log (?:at|in) )"
+              r"(?P<name>[^\s)\"]{1,400}\.(?:log|txt|out))"),
+          "The tool wrote the reason to `{name}`, and this paste does not hold it: open that file and read its first "
+          "error (the last lines only repeat that it failed), or run trt-why on it.",
+          "trt-why {name}",
+          windows="trt-why {name}"),
+    # ONNX Runtime's TensorRT provider refusing an option's value ("The value for the key 'trt_engine_cache_enable'
+    # should be 'True' or 'False'.")
+    _Kind(_rx(r"[Tt]he value for the key '(?P<name>\w+)' should be (?P<value>[^.\n]{1,80})"),
+          "ONNX Runtime's TensorRT provider refused the value given for `{name}`: it takes {value}. This release reads "
+          "provider options as strings - pass the value quoted, as the message writes it (\"True\", not True or 1).",
           None),
+    # pydantic refusing a stack's settings ("2 validation errors for LlmArgs" - TensorRT-LLM, Dynamo, Triton's configs)
+    _Kind(_rx(r"\b(?:\d+) validation errors? for (?P<name>[A-Z]\w+)"),
+          "`{name}` (the stack's settings) refused the options listed under this line: each names a field and what was "
+          "wrong with it. Remove or rename those fields for this release and backend (options of another backend or "
+          "release are refused), using the values the messages name.",
+          None),
+    # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
+    _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
+              r"(?P<detail>[^\n]{0,60}))"),
+          "The linker cannot read `{name}` as a library[[ ({detail})]]: the file is not one - a download that stopped "
+          "early (truncated), or a Git LFS pointer (a few lines of text) checked out in place of the real archive. Look "
+          "at its size and first bytes; fetch the LFS objects, or download and unpack the package again.",
+          "ls -l {name}; head -c 200 {name} | cat -v\ngit lfs install && git lfs pull   # in a git checkout"),
+    # a library or program built for another CPU: an x86_64 TensorRT tar or docker image on an aarch64 Jetson
+    _Kind(_rx(r"(?P<name>[^\s:]{1,300}): error adding symbols: [Ff]ile in wrong format"
+              r"|(?P<exec>exec(?: user process caused)?: exec format error|cannot execute binary file: Exec format error)"),
+          "The program, library or image[[ `{name}`]] is built for another CPU than this machine (typically an x86_64 "
+          "TensorRT tar, library or docker image on an aarch64 Jetson, or an arm64 one on a PC). On Jetson use "
+          "JetPack's own TensorRT (/usr/lib/aarch64-linux-gnu, the nvidia-jetpack packages) and l4t / arm64 images; on "
+          "a PC, the x86_64 downloads. Compare the file's architecture with the machine's.",
+          "uname -m; file -L {name}\ndocker image inspect --format '{{.Architecture}}' <image>   # for a container"),
+    # nvcc asked for a GPU architecture its CUDA release does not know
+    _Kind(_rx(r"nvcc (?:fatal|error)\s*: (?:Unsupported gpu architecture|Value '?\w+'? is not defined for option "
+              r"'gpu-architecture') '?(?P<name>(?:compute|sm)_\w+)"),
+          "This CUDA release's nvcc does not know `{name}`: the build's architecture list (CMAKE_CUDA_ARCHITECTURES, "
+          "-gencode/-arch flags, TORCH_CUDA_ARCH_LIST) asks for a GPU newer than this toolkit supports, or one that a "
+          "later CUDA renamed. List what this nvcc knows, then drop `{name}` from the list or build with the CUDA "
+          "release that knows it.",
+          "nvcc --version | tail -2; nvcc --list-gpu-arch\ngrep -rnE 'CUDA_ARCHITECTURES|gencode|arch=' --include=CMakeLists.txt "
+          "--include='*.cmake' . | head"),
+    # dnf / yum / bitbake (Yocto) without a package the recipe or the install needs
+    _Kind(_rx(r"nothing provides (?P<name>\S+) needed by (?P<by>\S+)"),
+          "The package manager has no package that provides `{name}`, which `{by}` needs: the feed or layer that "
+          "has it is missing, or it is named otherwise in this release (a Yocto layer of another branch, a CUDA or "
+          "JetPack release without it). Add the layer or repository that provides it, or use the recipe's branch "
+          "that matches your BSP and CUDA.",
+          None),
+    # valgrind's or compute-sanitizer's report on a CUDA / TensorRT program: leaks, invalid frees
+    _Kind(_rx(r"^==\d+==\s+(?P<name>Invalid (?:free|delete|read|write)|Mismatched free|ERROR SUMMARY|definitely lost"
+              r"|[\d,]+ (?:\([\d,]+ direct, [\d,]+ indirect\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost)"
+              r"|^=========\s+(?P<name>Leaked \d+ bytes|Invalid __\w+__ (?:read|write)|Program hit )"),
+          "valgrind or compute-sanitizer reports `{name}`. In a CUDA / TensorRT program, blocks allocated inside "
+          "libcuda, libnvinfer or libcudnn and still held at exit are mostly the driver's and TensorRT's own "
+          "process-wide pools and caches, which valgrind cannot tell from leaks; an invalid free or access, or a "
+          "block allocated from your own code, is a real bug. Tell them apart: run the step that seems to leak many "
+          "times in one process and watch the memory (a real leak grows with each run), and check the destruction "
+          "order (execution contexts, then engines, then the runtime or builder, before CUDA is torn down at exit).",
+          "compute-sanitizer --tool memcheck --leak-check full ./your_app   # device memory\n"
+          "/usr/bin/time -v ./your_app 2>&1 | grep 'Maximum resident'     # host memory: compare 1 run and 100",
+          windows="compute-sanitizer --tool memcheck --leak-check full .\\your_app.exe   # device memory\n"
+                  "Get-Process your_app | Select-Object PeakWorkingSet64   # host memory, while it runs: 1 run and 100",
+          program=True),
     # a TensorRT limit the message states ("/TopK: K exceeds the maximum value allowed (3840)")
     _Kind(_rx(r"(?P<name>[^\s(:]{1,200}): K exceeds the maximum value allowed \((?P<max>\d+)\)"),
           "TensorRT's TopK takes K up to {max}, and `{name}` asks for more: lower K where the model is made (a "
