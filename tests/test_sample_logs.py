@@ -34,3 +34,21 @@ def test_corpus_size() -> None:
     assert len(logs) >= 60
     negatives = [p for p in logs if load_expectation(p).get("negative") or load_expectation(p).get("top") is None]
     assert len(negatives) >= 10
+
+
+def test_a_negative_whose_report_leads_with_an_error_line_is_a_false_error(tmp_path: Path) -> None:
+    """False errors count what the user reads: an unexplained error line leading the report of a successful run is
+    one, like an error diagnosis; a harmless notice in error words is not (real lines: touchdiffusion#13, a working
+    install; microsoft/onnxruntime#22164, tactic rejections logged at ERROR)."""
+    noisy = tmp_path / "noisy.log"
+    noisy.write_text("An unexpected error occurred while executing the command: No module named 'torch'\n",
+                     encoding="utf-8")
+    case = evaluate_one(noisy, {"negative": True})
+    assert case.failure_reported and not case.ok_top1
+    assert any(v.startswith("false error: the report leads with line 1") for v in case.violations)
+    quiet = tmp_path / "quiet.log"
+    quiet.write_text("E onnxruntime: [2024-09-20 12:15:43   ERROR] Error Code: 9: Skipping tactic 0xaa15e43058248292 due "
+                     "to exception canImplement1 [tensorrt_execution_provider.h:88 onnxruntime::TensorrtLogger::log]\n",
+                     encoding="utf-8")
+    case = evaluate_one(quiet, {"negative": True})
+    assert case.ok_top1 and not case.violations, case.violations

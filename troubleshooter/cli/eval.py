@@ -142,7 +142,8 @@ class EvalResult:
 
     @property
     def false_errors(self) -> int:
-        return sum(1 for c in self.negatives if "error" in c.got_severity)
+        """Negative logs whose report says they failed: an error diagnosis, or an error line it leads with."""
+        return sum(1 for c in self.negatives if "error" in c.got_severity or c.failure_reported)
 
     @property
     def release_read(self) -> float:
@@ -231,7 +232,10 @@ def evaluate_one(log: Path, expect: dict[str, Any], kb_dirs: list[str] | None = 
     in_paste = expect.get("failure_in_paste", True) is not False
     if label == "negative":
         violations += [f"false error: {d.id}" for d in report.diagnoses if d.severity == "error"]
-        ok1 = ok3 = not any(s == "error" for s in sev)
+        if report.failure and not any(s == "error" for s in sev):
+            lead = report.first_error
+            violations.append(f"false error: the report leads with line {lead.line if lead else '?'} as a failure")
+        ok1 = ok3 = not any(s == "error" for s in sev) and not report.failure
     elif label == "covered":
         ok1 = bool(got) and got[0] in ok_ids
         ok3 = any(g in ok_ids for g in got[:3])

@@ -652,12 +652,12 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
                 # 3 characters: the shell's Chinese "段错误" / "已放弃" are as rare as any longer literal
                 payload_literals, derived = derive_literals(_PAYLOAD_ERROR.pattern, 3), True
             if payload_literals is None:
-                if payload(text):
+                if payload(text) and not _NOTICE_UNDER_ERROR.search(text):
                     level = error
             else:
                 for lit in payload_literals:
                     if lit in text:
-                        if payload(text):
+                        if payload(text) and not _NOTICE_UNDER_ERROR.search(text):
                             level = error
                         break
         return level, origin, text, raw
@@ -669,11 +669,24 @@ parse_parts: Callable[[str], tuple[Level | None, Origin | None, str, str]] = _ma
 """`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
 
 
-_NOTICE_UNDER_ERROR = re.compile(r"pip's dependency resolver does not currently take into account all the packages"
-                                 r"|failed to enable peer access for some device pairs")
-"""A tool's notice that its own error tag overstates: pip prints this "ERROR:" after an install that succeeded,
-before the conflicts it lists (a warning: the conflicting versions may matter, the install itself did not fail);
-Triton logs at E, and goes on, when GPUs of one machine cannot reach each other's memory."""
+_NOTICE_UNDER_ERROR = re.compile(
+    r"pip's dependency resolver does not currently take into account all the packages"
+    r"|failed to enable peer access for some device pairs"
+    # TensorRT dropping a tactic that cannot implement the layer and going on (ONNX Runtime's provider logs TensorRT
+    # 10's "Error Code: 9: Skipping tactic 0x... due to exception canImplement1" at ERROR on builds that succeed);
+    # a tactic that failed to run (Cask execution, misaligned address) stays an error
+    r"|\bSkipping tactic \S+ due to (?:exception )?canImplement\d*\b"
+    # TensorRT 5-7's markOutput on a tensor already marked (the output stays an output)
+    r"|\bTensor \S+ ?is already set as output\b"
+    # TF-TRT's empty engine cache before build(): the engines are built at run time ("Could not find TRTEngineOp_0 in
+    # TF-TRT cache. This can happen if build() is not called")
+    r"|OP_REQUIRES failed at trt_engine_resource_ops\S* : Not found: Container TF-TRT does not exist"
+    # mkdir without -p of a folder that exists
+    r"|^mkdir: cannot create directory .{1,300}: File exists\s*$")
+"""A notice in error words that reports no failure: under an error tag it is a warning, and its words do not make an
+untagged or warning line an error. pip prints its "ERROR:" after an install that succeeded, before the conflicts it
+lists (the conflicting versions may matter, the install itself did not fail); Triton logs at E, and goes on, when GPUs
+of one machine cannot reach each other's memory; the others as commented."""
 _CMAKE_STATUS = re.compile(r"^-- [\w .+/-]{1,60}: not found\s*$")
 """CMake's message(STATUS ...) about an optional tool ("-- ccache: not found"): no failure by itself; a required one
 fails the configure step in its own words (CMake Error, -NOTFOUND, "Configuring incomplete")."""
@@ -691,10 +704,11 @@ def payload_level(level: Level | None, text: str) -> Level | None:
     """The level a line's payload gives it: severity tags lie. An error payload under a warning tag
     (wrappers) or with no tag is an error; so are failure words on a line with no tag at all."""
     if level is None:
-        if _PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)
-                                           and not _CMAKE_STATUS.match(text)):
+        if ((_PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)
+                                             and not _CMAKE_STATUS.match(text)))
+                and not _NOTICE_UNDER_ERROR.search(text)):
             return Level.ERROR
-    elif ((level is Level.WARNING and _PAYLOAD_ERROR.search(text))
+    elif ((level is Level.WARNING and _PAYLOAD_ERROR.search(text) and not _NOTICE_UNDER_ERROR.search(text))
           or (level is Level.INFO and _INFO_ERROR.search(text))):
         return Level.ERROR
     return level
