@@ -346,6 +346,15 @@ BATCH_17_STEPS = [
     # olegchomp/TouchDiffusion#18: a Hugging Face model id that was taken down
     ("Repository Not Found for url: https://huggingface.co/api/models/runwayml/stable-diffusion-v1-5/revision/main.",
      "refuses the model `runwayml/stable-diffusion-v1-5`", "huggingface-cli login"),
+    # NVIDIA/TensorRT-RTX#8: the user's code handed the API a null layer
+    ("[ERROR] IBuilderConfig::setDeviceType: Error Code 3: API Usage Error (Parameter check failed, condition: (layer) "
+     "!= nullptr. )", "`IBuilderConfig::setDeviceType` was given a null `layer`", None),
+    # the-database/VideoJaNai#65: the tool wrote trtexec's output to a file of its own
+    ("[aji:1] trtexec failed building engine for 2x_model (see D:\\VideoJaNai\\onnx\\2x_model.trt-11.0.0.engine.build.log)",
+     "The tool wrote the reason to", "trt-why"),
+    # ai-dynamo/dynamo#4576: pydantic refusing TensorRT-LLM's settings
+    ("2025-11-25T04:35:52.431366Z ERROR engine.get_llm_engine: Error in engine context: 2 validation errors for LlmArgs",
+     "`LlmArgs` (the stack's settings) refused the options", None),
     # NVIDIA/TensorRT#1896: valgrind at exit
     ("==35081== Invalid free() / delete / delete[] / realloc()", "valgrind or compute-sanitizer reports `Invalid free`",
      "compute-sanitizer --tool memcheck"),

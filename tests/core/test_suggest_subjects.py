@@ -19,7 +19,9 @@ from troubleshooter.core.suggest import boilerplate_only, subjects
     ("ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory", {"nvinfer"}),
     ("No importer registered for op: GridSample", {"gridsample"}),
     ("undefined symbol: _ZN2at19UndefinedTensorImpl10_singletonE", {"_zn2at19undefinedtensorimpl10_singletone"}),
-    ("AttributeError: 'NoneType' object has no attribute 'create_execution_context'", {"<none>"}),
+    ("AttributeError: 'NoneType' object has no attribute 'create_execution_context'", {"<none>.tensorrt"}),
+    # real (NVIDIA-AI-IOT/Lidar_AI_Solution#243, first-sight batch 17): a quantizer's amax that is None, not an engine
+    ("AttributeError: 'NoneType' object has no attribute 'cpu'", {"<none>.cpu"}),
     ("Error Code 2: Internal Error (Assertion engine != nullptr failed.)", set()),
 ])
 def test_what_a_line_names(line: str, named: set[str]) -> None:

@@ -506,6 +506,15 @@ _KINDS: tuple[_Kind, ...] = (
           "wrong with it. Remove or rename those fields for this release and backend (options of another backend or "
           "release are refused), using the values the messages name.",
           None),
+    # TensorRT's API given a null object ("IBuilderConfig::setDeviceType: Error Code 3: API Usage Error (Parameter check
+    # failed, condition: (layer) != nullptr. )")
+    _Kind(_rx(r"(?P<api>I?\w+::\w+): Error Code 3: API Usage Error \(Parameter check failed,?(?: at: [^,]{1,200},)? "
+              r"condition: \(?(?P<name>\w+)\)? != nullptr"),
+          "`{api}` was given a null `{name}`: the call that should have produced it returned nothing - an add/get call "
+          "that failed (its own error is usually printed just before), an index or name that does not exist in the "
+          "network, or an object already destroyed. Check the return value of the call that made `{name}` before "
+          "passing it on.",
+          None, program=True),
     # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
     _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
               r"(?P<detail>[^\n]{0,60}))"),

@@ -36,15 +36,30 @@ _SUBJECTS = re.compile(
     rf"(?:No importer registered for op|[Uu]nsupported (?:ONNX )?(?:operator|op(?: type)?)|op type)[: ]+"
     rf"{_Q}?(?P<op>[A-Za-z][\w.:]+)|"
     rf"unexpected keyword argument {_Q}(?P<kw>\w+)|^\s*KeyError: {_Q}(?P<key>[^'\"]+)")
-_NONE_OBJECT = re.compile(r"['\"]NoneType['\"] object has no attribute")
+_NONE_OBJECT = re.compile(r"['\"]NoneType['\"] object has no attribute {_Q}?(?P<attr>\w+)".replace("{_Q}", _Q))
+
+
+_TENSORRT_ATTRIBUTES = frozenset({
+    "create_execution_context", "serialize", "get_binding_shape", "num_bindings", "num_io_tensors", "get_tensor_name",
+    "get_tensor_shape", "get_tensor_dtype", "get_tensor_mode", "get_binding_name", "get_binding_index",
+    "binding_is_input", "get_binding_dtype", "max_batch_size", "num_optimization_profiles", "execute_v2",
+    "execute_async_v2", "execute_async_v3", "set_input_shape", "set_binding_shape", "set_tensor_address",
+    "create_execution_context_without_device_memory", "device_memory_size", "build_engine", "build_serialized_network",
+    "deserialize_cuda_engine", "create_network", "create_builder_config", "__enter__", "nbytes"})
+"""Attributes of TensorRT's engine, context, builder and serialized plan: a None in their place is one of those
+objects that was never made (a failed build or load), whichever attribute the program reached for first."""
 
 
 def subjects(text: str) -> frozenset[str]:
     """What the line names (lower-case; a module by its top-level package, a name by its last dotted part,
     a library without `lib` and its version); empty for a line that names nothing of the kinds above. A
-    NoneType's missing attribute means "that call returned None": the line is then about the None."""
-    if _NONE_OBJECT.search(text):
-        return frozenset({"<none>"})
+    NoneType's missing attribute means "that call returned None": the line is then about the None, and the attribute
+    says which object it was (`create_execution_context`: an engine; `cpu`: a tensor), so two such lines resemble each
+    other only for the same attribute."""
+    none = _NONE_OBJECT.search(text)
+    if none:
+        attr = none.group("attr")
+        return frozenset({"<none>.tensorrt" if attr in _TENSORRT_ATTRIBUTES else f"<none>.{attr.lower()}"})
     found: set[str] = set()
     for m in _SUBJECTS.finditer(text):
         kind = m.lastgroup
