@@ -428,3 +428,15 @@ def test_a_crashs_native_stack_trace_is_its_context_not_another_error() -> None:
     report = diagnose(log)
     assert report.failure and report.first_error is None
     assert report.diagnoses[0].id == "process-crash"
+
+
+def test_a_glib_critical_check_leads_only_a_paste_that_holds_nothing_else() -> None:
+    """GLib's g_critical is a failed check the program goes on after; DeepStream prints it before the line that says
+    what failed (real lines: marcoslucianops/DeepStream-Yolo#176, first-sight batch 17), and alone it is still the
+    failure that is seen (dusty-nv/jetson-inference#615, batch 6)."""
+    critical = ("(deepstream-app:15307): GStreamer-CRITICAL **: 11:33:32.095: passed '0' as denominator for "
+                "`GstFraction'")
+    report = diagnose(critical + "\n" + critical + "\nFailed to load config file: No such file or directory\n")
+    assert report.first_error is not None and report.first_error.text.startswith("Failed to load config file")
+    alone = diagnose(critical + "\n")
+    assert alone.exit_status == 1 and alone.first_error is not None and "CRITICAL" in alone.first_error.text

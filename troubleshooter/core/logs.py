@@ -160,7 +160,10 @@ _PARSER_FRAME = re.compile(
     # Paddle's error report: its C++ traceback's header and the summary's header, before the message itself
     r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$"
     # the linker's header before the symbol it could not resolve ("ld: x.o: in function `Foo::Foo()':")
-    r"|: in function [`'][^`']{1,400}':\s*$")
+    r"|: in function [`'][^`']{1,400}':\s*$"
+    # GLib's g_critical (GStreamer, DeepStream): a failed check the program goes on after, often a consequence of the
+    # line that says what failed ("Failed to load config file"); it leads only a paste that holds nothing else
+    r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: ")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
 ("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers. A
 failure (a report is printed only on one), but the context of the line that says why, which leads instead."""

@@ -515,6 +515,13 @@ _KINDS: tuple[_Kind, ...] = (
           "network, or an object already destroyed. Check the return value of the call that made `{name}` before "
           "passing it on.",
           None, program=True),
+    # CMake configured from a folder below the project's root ("Unknown CMake command \"set_ifndef\"" in TensorRT OSS's
+    # samples/CMakeSamplesTemplate.txt, after "No project() command is present")
+    _Kind(_rx(r"Unknown CMake command \"(?P<name>\w+)\""),
+          "CMake does not know `{name}`: a function the project defines in its top-level CMakeLists (or a module that "
+          "one includes), so this folder was configured on its own. Configure from the repository's root (or the "
+          "folder its README names), with the options it documents.",
+          "cmake -S <repository root> -B build && cmake --build build -j"),
     # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
     _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
               r"(?P<detail>[^\n]{0,60}))"),
