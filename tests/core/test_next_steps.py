@@ -355,6 +355,12 @@ BATCH_17_STEPS = [
     # ai-dynamo/dynamo#4576: pydantic refusing TensorRT-LLM's settings
     ("2025-11-25T04:35:52.431366Z ERROR engine.get_llm_engine: Error in engine context: 2 validation errors for LlmArgs",
      "`LlmArgs` (the stack's settings) refused the options", None),
+    # first-sight batch 18: wang-xinyu/tensorrtx#223, MSVC's demangled name; triton-inference-server/server#1529, S3
+    ('2>yolov5.obj : error LNK2019: unresolved external symbol "public: __cdecl nvinfer1::YoloPluginCreator::'
+     'YoloPluginCreator(void)" (??0YoloPluginCreator@nvinfer1@@QEAA@XZ) referenced in function',
+     "(`nvinfer1::YoloPluginCreator::YoloPluginCreator`)", None),
+    ("error: creating server: INTERNAL - Could not get MetaData for bucket with name XYZ",
+     "could not read the bucket `XYZ`", "aws s3 ls s3://XYZ/"),
     # NVIDIA/TensorRT#1896: valgrind at exit
     ("==35081== Invalid free() / delete / delete[] / realloc()", "valgrind or compute-sanitizer reports `Invalid free`",
      "compute-sanitizer --tool memcheck"),

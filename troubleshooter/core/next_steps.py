@@ -356,6 +356,9 @@ _KINDS: tuple[_Kind, ...] = (
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
           "ldconfig -p | grep lib{name}"),
     _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`(]{1,200})(?:\([^'`]{0,600}\))?(?: const)?['`]"
+              # MSVC's demangled name: access and calling convention first ("public: __cdecl ns::Cls::Cls(void)")
+              r"|unresolved external symbol \"?(?:(?:public|private|protected): )?(?:(?:static|virtual) )?"
+              r"(?:[^\"(]{0,200}? )?(?:__cdecl |__stdcall |__fastcall |__thiscall )?(?P<name>[\w:~<>]{1,200})(?=\()"
               r"|unresolved external symbol \W?(?P<name>[^\s\"(]{1,120})"),
           "A symbol the program uses (`{name}`) is in none of the libraries it links: add the library that defines it "
           "to the link, or rebuild that library with the same compiler, ABI and release (a header from one release "
@@ -522,6 +525,14 @@ _KINDS: tuple[_Kind, ...] = (
           "one includes), so this folder was configured on its own. Configure from the repository's root (or the "
           "folder its README names), with the options it documents.",
           "cmake -S <repository root> -B build && cmake --build build -j"),
+    # Triton's model repository on cloud storage it cannot read ("Could not get MetaData for bucket with name XYZ")
+    _Kind(_rx(r"Could not get MetaData for bucket with name (?P<name>\S+)"),
+          "The server could not read the bucket `{name}` that holds the model repository: its credentials, region or "
+          "endpoint do not reach it from where the server runs (a pod's mounted credentials, a role without list "
+          "rights), or the repository path is written in another form than the server expects (s3://bucket/path; "
+          "s3://host:port/bucket/path for a custom endpoint). Check the same access from inside the container.",
+          "aws s3 ls s3://{name}/   # from inside the server's container or pod, with its credentials\n"
+          "env | grep -E '^AWS_(ACCESS_KEY_ID|SECRET_ACCESS_KEY|DEFAULT_REGION|SESSION_TOKEN)=' | cut -d= -f1"),
     # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
     _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
               r"(?P<detail>[^\n]{0,60}))"),
