@@ -172,3 +172,15 @@ def test_a_cache_of_another_shape_is_read_from_yaml(tmp_path: Path, monkeypatch:
         f.write_text(json.dumps(data))
     again, derived = _load_cached()
     assert again.entries == kb.entries and derived is not None
+
+
+def test_the_payload_literals_kept_with_the_kb_are_the_derived_ones() -> None:
+    """The warning-line prefilter's literals come from the KB cache (a run derives no regex for them), and they are
+    exactly what deriving them from `_PAYLOAD_ERROR` gives."""
+    from troubleshooter.api import get_engine
+    from troubleshooter.core import logs
+    from troubleshooter.core.regexes import derive_literals
+
+    get_engine()
+    assert [derive_literals(logs._PAYLOAD_ERROR.pattern, 3)] == logs._REMEMBERED_PAYLOAD_LITERALS
+    assert logs.payload_error_literals() == derive_literals(logs._PAYLOAD_ERROR.pattern, 3)

@@ -516,6 +516,26 @@ def parse_line(no: int, raw: str) -> LogLine:
     return LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw)
 
 
+_REMEMBERED_PAYLOAD_LITERALS: list[list[str]] = []
+"""`payload_error_literals()` as the KB cache kept it (`remember_payload_literals`): a run then reads no regex for it."""
+
+
+def payload_error_literals() -> list[str] | None:
+    """Literals of which every match of `_PAYLOAD_ERROR` holds one (None: none can be derived), so that a warning line
+    is searched only when it holds one. Deriving them reads the pattern (about 20 ms): the KB cache keeps them."""
+    if _REMEMBERED_PAYLOAD_LITERALS:
+        return _REMEMBERED_PAYLOAD_LITERALS[0]
+    from troubleshooter.core.regexes import derive_literals
+
+    # 3 characters: the shell's Chinese "段错误" / "已放弃" are as rare as any longer literal
+    return derive_literals(_PAYLOAD_ERROR.pattern, 3)
+
+
+def remember_payload_literals(literals: list[str]) -> None:
+    """Take `payload_error_literals()` as derived earlier by this very code (the KB cache's key covers core/)."""
+    _REMEMBERED_PAYLOAD_LITERALS[:] = [list(literals)]
+
+
 _RuleMeta = tuple[str | None, _RuleOrigin | None, bool]
 """A rule's level group (or None), its origin, whether its level overrides one read before."""
 Rules = tuple[dict[str, re.Pattern[str]], Callable[[str], re.Pattern[str]], dict[str, _RuleMeta]]
@@ -650,10 +670,7 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
             level = warning  # a tool's notice that its own error tag overstates
         elif level is warning:
             if not derived:
-                from troubleshooter.core.regexes import derive_literals
-
-                # 3 characters: the shell's Chinese "段错误" / "已放弃" are as rare as any longer literal
-                payload_literals, derived = derive_literals(_PAYLOAD_ERROR.pattern, 3), True
+                payload_literals, derived = payload_error_literals(), True
             if payload_literals is None:
                 if payload(text) and not _NOTICE_UNDER_ERROR.search(text):
                     level = error

@@ -36,6 +36,8 @@ from troubleshooter.core.logs import (
     level_ok,
     parse_line,
     parse_parts,
+    payload_error_literals,
+    remember_payload_literals,
 )
 from troubleshooter.core.regexes import (
     MATCH_TIMEOUT,
@@ -130,9 +132,11 @@ def derive(entries: Iterable[Entry]) -> Derived:
     (its tolerant form, then its named groups), so that a run from the KB cache reads no regex again."""
     sigs = [(f"{e.id}::{s.id}", s) for e in entries for s in e.match.signatures]
     readings = {s.regex: reading(s.regex) for _key, s in sigs}
+    payload = payload_error_literals()
     return {"literals": {key: literals_for(s) or [] for key, s in sigs},
             "required": {key: list(required_strings(s)) for key, s in sigs},
-            "readings": {regex: [r.tolerant, *r.groups] for regex, r in readings.items()}}
+            "readings": {regex: [r.tolerant, *r.groups] for regex, r in readings.items()},
+            "engine": {"payload-error": payload} if payload is not None else {}}
 
 
 def remember_readings(derived: Derived) -> None:
@@ -140,6 +144,9 @@ def remember_readings(derived: Derived) -> None:
     table = derived.get("readings")
     if table:
         remember({regex: Reading(v[0], tuple(v[1:])) for regex, v in table.items()})
+    payload = derived.get("engine", {}).get("payload-error")
+    if payload:
+        remember_payload_literals(payload)
 
 
 def check_entry(entry: Entry, untrusted: bool) -> None:
