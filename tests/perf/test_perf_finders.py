@@ -138,3 +138,23 @@ def test_hyperscan_database_is_cached_and_a_damaged_one_compiled_again(tmp_path:
     monkeypatch.setenv("TRT_WHY_NO_CACHE", "1")
     hsfinder.HyperscanFinder(["only", "here"])
     assert len(list(folder.glob("hs-*.db"))) == 1  # nothing written with the cache off
+
+
+def test_the_kbs_reduced_needles_are_kept_and_a_damaged_file_is_reduced_again(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reducing the KB's ~1,300 literals costs every run ~20 ms: the result is kept in the cache folder, read back
+    equal to a fresh reduction, and a file that does not parse is ignored and replaced."""
+    from troubleshooter.reading import finders
+
+    lits, caseless, markers = kb_needles()
+    monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path))
+    fresh = Needles.build(lits, caseless, markers)
+    (kept,) = (tmp_path / "trt-why").glob("needles-*.json")
+    reduced = []
+    real_minimal = finders._minimal
+    monkeypatch.setattr(finders, "_minimal", lambda xs: reduced.append(1) or real_minimal(xs))
+    assert Needles.build(lits, caseless, markers) == fresh and not reduced  # read back, not reduced again
+    kept.write_text("{not json", encoding="utf-8")
+    assert Needles.build(lits, caseless, markers) == fresh and reduced
+    monkeypatch.setenv("TRT_WHY_NO_CACHE", "1")
+    assert Needles.build(lits, caseless, markers) == fresh

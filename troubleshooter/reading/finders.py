@@ -18,9 +18,12 @@ The driver that reads a stream and hands buffers to a finder is `troubleshooter.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from troubleshooter.core.bytefreq import BYTE_FREQ as _BYTE_FREQ
@@ -67,9 +70,73 @@ class Needles:
         # A literal with a newline can never lie inside one line.
         lits = {x for x in lits if x and b"\n" not in x}
         cless = {x for x in cless if x and b"\n" not in x}
-        cless_min = _minimal(sorted(cless))
-        lits_min = [x for x in _minimal(sorted(lits)) if not _contains_any(x.lower(), cless_min)]
+        sorted_lits, sorted_cless = sorted(lits), sorted(cless)
+        kept = _cached_minimal(sorted_lits, sorted_cless)
+        if kept is None:
+            cless_min = _minimal(sorted_cless)
+            lits_min = [x for x in _minimal(sorted_lits) if not _contains_any(x.lower(), cless_min)]
+            _keep_minimal(sorted_lits, sorted_cless, (lits_min, cless_min))
+        else:
+            lits_min, cless_min = kept
         return cls(tuple(lits_min), tuple(cless_min), tuple(dict.fromkeys(markers)), everything)
+
+
+# The KB's ~1,300 literals take about 20 ms to reduce (`_minimal`), on every run: the reduced set is kept in the cache
+# folder (`envvars.cache_dir`), as JSON, keyed by a SHA-256 of the literals and of this file's code.
+
+def _minimal_key(lits: Sequence[bytes], cless: Sequence[bytes]) -> str:
+    import hashlib
+
+    h = hashlib.sha256(b"trt-why-needles 1\0")
+    try:
+        h.update(Path(__file__).read_bytes())
+    except OSError:
+        h.update(b"no source\0")
+    for group in (lits, cless):
+        h.update(len(group).to_bytes(4, "little"))
+        for lit in group:
+            h.update(len(lit).to_bytes(4, "little") + lit)
+    return h.hexdigest()[:32]
+
+
+def _minimal_path(lits: Sequence[bytes], cless: Sequence[bytes]) -> Path | None:
+    from troubleshooter.envvars import cache_dir, cache_off
+
+    if cache_off() or len(lits) + len(cless) < MINIMAL_CACHE_FROM:
+        return None
+    return cache_dir() / f"needles-{_minimal_key(lits, cless)}.json"
+
+
+MINIMAL_CACHE_FROM = 200
+"""Sets of fewer literals are reduced on the spot (a test's or a small KB folder's)."""
+
+
+def _cached_minimal(lits: Sequence[bytes], cless: Sequence[bytes]) -> tuple[list[bytes], list[bytes]] | None:
+    path = _minimal_path(lits, cless)
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_bytes())
+        return ([x.encode("latin-1") for x in data["literals"]], [x.encode("latin-1") for x in data["caseless"]])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeError):
+        return None
+
+
+def _keep_minimal(lits: Sequence[bytes], cless: Sequence[bytes], kept: tuple[list[bytes], list[bytes]]) -> None:
+    path = _minimal_path(lits, cless)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"literals": [x.decode("latin-1") for x in kept[0]],
+                                   "caseless": [x.decode("latin-1") for x in kept[1]]}), encoding="utf-8")
+        os.replace(tmp, path)
+        for old in sorted(path.parent.glob("needles-*.json"), key=lambda q: q.stat().st_mtime, reverse=True)[8:]:
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _minimal(lits: Sequence[bytes]) -> list[bytes]:
