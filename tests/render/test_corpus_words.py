@@ -8,7 +8,7 @@ the TensorRT version is unknown.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
@@ -30,10 +30,13 @@ RANGE_LIST = re.compile(r"\b(?:affected|fixed|changed|unknown|not-applicable) on
 RAW_RANGE_CELL = re.compile(r"\| `?[<>]=?\d")
 
 
-@lru_cache(maxsize=1)
-def reports() -> dict[str, Report]:
-    engine = api.get_engine()
-    return {str(p.relative_to(ROOT)): api.diagnose_path(p, engine=engine) for p in LOGS}
+NAMES = sorted(str(p.relative_to(ROOT)) for p in LOGS)
+
+
+@cache
+def report_of(name: str) -> Report:
+    """A log's report, made once and only in the worker that runs its chunk (xdist spreads the chunks)."""
+    return api.diagnose_path(ROOT / name, engine=api.get_engine())
 
 
 @lru_cache(maxsize=1)
@@ -81,8 +84,8 @@ def problems(report: Report) -> list[str]:
 
 @pytest.mark.parametrize("chunk", range(8))
 def test_no_internal_words_in_any_report(chunk: int) -> None:
-    names = sorted(reports())[chunk::8]
-    bad = {name: problems(reports()[name]) for name in names}
+    names = NAMES[chunk::8]
+    bad = {name: problems(report_of(name)) for name in names}
     bad = {k: v[:3] for k, v in bad.items() if v}
     assert not bad, f"{len(bad)} reports print internal words, e.g. {dict(list(bad.items())[:5])}"
 

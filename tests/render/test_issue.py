@@ -6,7 +6,7 @@ Each draft: the CLI exits 0 or 1, at most 65,536 characters (GitHub's limit), th
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -25,10 +25,13 @@ LOGS = sorted([*ROOT.glob("sample_logs/*.log"), *ROOT.glob("sample_logs/real/*.l
 HOME = re.compile(r"(?:/home|/Users)/(?!<)([\w.-]+)|\\Users\\(?!<)([^\\\s]+)", re.IGNORECASE)
 
 
-@lru_cache(maxsize=1)
-def reports() -> dict[str, Report]:
-    engine = api.get_engine()
-    return {str(p.relative_to(ROOT)): api.diagnose_path(p, engine=engine) for p in LOGS}
+NAMES = [str(p.relative_to(ROOT)) for p in LOGS]
+
+
+@cache
+def report_of(name: str) -> Report:
+    """A log's report, made once and only in the worker that runs its test (xdist spreads the logs over workers)."""
+    return api.diagnose_path(ROOT / name, engine=api.get_engine())
 
 
 def _lead(report: Report) -> str:
@@ -45,9 +48,9 @@ def test_both_corpora_are_there() -> None:
     assert len(LOGS) > 1300
 
 
-@pytest.mark.parametrize("name", [str(p.relative_to(ROOT)) for p in LOGS])
+@pytest.mark.parametrize("name", NAMES)
 def test_every_log_gets_a_draft_for_its_tracker(name: str) -> None:
-    report = reports()[name]
+    report = report_of(name)
     draft = render("issue", "report", report)
     assert len(draft) <= MAX_CHARS
     lead = _lead(report)
@@ -75,12 +78,12 @@ def test_the_cli_prints_the_draft_and_exits_0_or_1(name: str, capsys: pytest.Cap
 
 
 def test_a_failure_the_kb_holds_with_a_confirmed_fix_says_first_that_no_issue_is_needed() -> None:
-    known = [(n, r) for n, r in reports().items() if r.first_error is None and r.diagnoses
-             and r.diagnoses[0].cause_details and r.diagnoses[0].cause_details[0].certainty == "confirmed"
-             and r.diagnoses[0].matched_by == "signature" and r.diagnoses[0].confidence >= 0.6
-             and r.diagnoses[0].fixes and r.diagnoses[0].references and not r.diagnoses[0].cascade]
-    assert known
-    _name, report = known[0]
+    known = next((r for r in map(report_of, NAMES) if r.first_error is None and r.diagnoses
+                  and r.diagnoses[0].cause_details and r.diagnoses[0].cause_details[0].certainty == "confirmed"
+                  and r.diagnoses[0].matched_by == "signature" and r.diagnoses[0].confidence >= 0.6
+                  and r.diagnoses[0].fixes and r.diagnoses[0].references and not r.diagnoses[0].cascade), None)
+    assert known is not None
+    report = known
     draft = render_issue(report)
     assert draft.index("You likely need no new issue") < draft.index("## Description")
     assert any(ref in draft for ref in report.diagnoses[0].references)
