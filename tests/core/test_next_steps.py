@@ -374,3 +374,22 @@ def test_batch_17s_lines_get_the_step_their_words_call_for(line: str, said: str,
     assert first is not None and said in first.text, report.first_error
     if command is not None:
         assert first.command is not None and command in first.command.code
+
+
+BATCH_17_MORE = [
+    # dusty-nv/jetson-inference#1697: a module from one checkout, its library from another
+    ("ImportError: /usr/local/lib/python3.6/dist-packages/jetson_utils_python.so: undefined symbol: "
+     "_Z12cudaDrawRectPvS_mm11imageFormatiiiiRK6float4", "no library loaded with it defines", "c++filt"),
+    # pytorch/TensorRT#2653: Torch-TensorRT's runtime in a forked worker
+    ("  what():  [Error thrown at /home/eduardo/project/TensorRT/core/runtime/runtime.cpp:99] Expected "
+     "(cudaGetDevice(reinterpret_cast<int*>(&device)) == cudaSuccess) to be true but got false",
+     "CUDA is not usable in this process", "nvidia-smi -L"),
+]
+
+
+@pytest.mark.parametrize(("line", "said", "command"), BATCH_17_MORE)
+def test_more_batch_17_lines_get_the_step_their_words_call_for(line: str, said: str, command: str) -> None:
+    report = diagnose(line + "\n")
+    first = report.first_error.next_steps[0] if report.first_error else None
+    assert first is not None and said in first.text, report.first_error
+    assert first.command is not None and command in first.command.code

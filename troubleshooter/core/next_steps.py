@@ -533,6 +533,25 @@ _KINDS: tuple[_Kind, ...] = (
           "s3://host:port/bucket/path for a custom endpoint). Check the same access from inside the container.",
           "aws s3 ls s3://{name}/   # from inside the server's container or pod, with its credentials\n"
           "env | grep -E '^AWS_(ACCESS_KEY_ID|SECRET_ACCESS_KEY|DEFAULT_REGION|SESSION_TOKEN)=' | cut -d= -f1"),
+    # a project's own compiled module that needs a symbol no loaded library defines (jetson_utils_python.so built from
+    # one checkout, its library from another)
+    _Kind(_rx(r"(?P<name>[^\s:'\"]{1,300}\.(?:so|pyd)[\w.]*): undefined symbol: (?P<symbol>\S{1,300})"),
+          "`{name}` needs `{symbol}`, which no library loaded with it defines: it was built against another release "
+          "or branch of the library that should define it (a module from one checkout or version installed beside a "
+          "library from another, an old copy left in site-packages or /usr/local/lib). Rebuild and reinstall the "
+          "whole project from one checkout (the release or branch for your JetPack / platform), after removing the "
+          "old install; the second command names the symbol and the library that should hold it.",
+          "ldd -r {name} | grep -i undefined | head\necho {symbol} | c++filt",
+          program=True),
+    # CUDA unusable in this process, reported by a library's own check ("Expected (cudaGetDevice(...) == cudaSuccess) to
+    # be true but got false": Torch-TensorRT's runtime in a forked worker)
+    _Kind(_rx(r"Expected \((?P<name>cuda\w+)\(.{0,200}\) == cudaSuccess\) to be true but got false"),
+          "`{name}` failed inside the library, so CUDA is not usable in this process. The usual reasons: the process "
+          "was forked from one that had already used CUDA (CUDA does not survive fork: start the workers fresh - "
+          "Python's spawn start method, exec after fork in C++ - or touch CUDA only in the workers), or this process "
+          "sees no GPU "
+          "(CUDA_VISIBLE_DEVICES, a container without the GPU).",
+          "nvidia-smi -L; echo CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES   # a GPU this process may see"),
     # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
     _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
               r"(?P<detail>[^\n]{0,60}))"),
