@@ -393,3 +393,12 @@ def test_more_batch_17_lines_get_the_step_their_words_call_for(line: str, said: 
     first = report.first_error.next_steps[0] if report.first_error else None
     assert first is not None and said in first.text, report.first_error
     assert first.command is not None and command in first.command.code
+
+
+def test_a_layer_whose_input_shapes_do_not_fit_points_at_the_layers_before_it() -> None:
+    """Real line, zerollzeng/tiny-tensorrt#41 (first-sight batch 17): a model with two custom plugins."""
+    report = diagnose("[02/23/2021-01:29:40] [E] [TRT] Gemm_848: attempt to multiply two matrices with mismatching "
+                      "dimensions\n")
+    first = report.first_error.next_steps[0] if report.first_error else None
+    assert first is not None and "custom plugin's output dimensions" in first.text
+    assert first.command is not None and "-e Gemm_848" in first.command.code

@@ -552,6 +552,16 @@ _KINDS: tuple[_Kind, ...] = (
           "sees no GPU "
           "(CUDA_VISIBLE_DEVICES, a container without the GPU).",
           "nvidia-smi -L; echo CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES   # a GPU this process may see"),
+    # TensorRT's shape check on a layer whose inputs do not fit ("Gemm_848: attempt to multiply two matrices with
+    # mismatching dimensions"): the shapes come from the layers before it
+    _Kind(_rx(r"(?P<name>[^\s:]{1,200}): attempt to multiply two matrices with mismatching dimensions"),
+          "TensorRT's shapes for the inputs of `{name}` do not fit each other, and those shapes come from the layers "
+          "before it: a custom plugin's output dimensions (its getOutputDimensions / getOutputShapes) when the model "
+          "has plugins, or a Reshape or Flatten exported for another input size. Print the shapes TensorRT computed "
+          "layer by layer and find the first that differs from the framework's.",
+          "trtexec --onnx=model.onnx --verbose 2>&1 | grep -F -e {name} | head -40\n"
+          "polygraphy inspect model model.onnx --show layers | grep -B4 -A4 -F -e {name}",
+          windows="trtexec --onnx=model.onnx --verbose 2>&1 | Select-String -SimpleMatch {name} | Select-Object -First 40"),
     # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
     _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
               r"(?P<detail>[^\n]{0,60}))"),
