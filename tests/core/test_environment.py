@@ -450,6 +450,12 @@ def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_
     # real (mafiosnik777/enhancr#48, batch 12): an app's engine cache named after the release, three parts
     ("FileNotFoundError: [Errno 2] No such file or directory: 'C:\\\\Users\\\\*****\\\\AppData\\\\Roaming\\\\.enhancr\\\\models"
      "\\\\engine\\\\sudo_shufflecugan_fp16-fp16_1080x1920_trt_8.6.1.engine'\n", "8.6.1"),
+    # real (Adlik/Adlik#580, first-sight batch 17): a model named after the release and CUDA it was built with
+    ("2022-06-15 10:32:54: I adlik_serving/runtime/tensorrt/model/trt_model.cc:129] After CreateTrtModel, status: "
+     "instance group yolov5m_trt_7.2.1_cuda_11 of model yolov5m_trt_7.2.1_cuda_11 must be KIND_GPU\n", "7.2.1"),
+    # real (the-database/VideoJaNai#65, batch 17): an engine cache named after the release and the GPU
+    ("[aji:1] trtexec failed building engine for 2x_model (see D:\\GGG\\onnx\\2x_model.3162014977.trt-11.0.0"
+     ".gpu-NVIDIA-GeForce-RTX-4070-Ti-SUPER-sm8.engine.build.log)\n", "11.0.0"),
 ])
 def test_the_release_the_app_or_pip_says_is_installed(text: str, release: str) -> None:
     assert diagnose(text).environment.tensorrt_version == release

@@ -106,6 +106,12 @@ FACTS: list[FactPattern] = [
     # may not exist on this machine (the compiler skips it silently and takes the system's headers)
     _p("tensorrt_version", ("/TensorRT", "\\TensorRT"),
        _NOT_A_FLAG_PATH + r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
+    # a model or engine named after the release that built it, followed by what it was built for
+    # ("yolov5m_trt_7.2.1_cuda_11", an engine cache's "model.3162014977.trt-11.0.0.gpu-...engine"): weak, a name may
+    # outlive its release
+    _p("tensorrt_version", ("trt_", "trt-", ".trt"),
+       r"(?:^|[\s_./\\-])trt[_-]?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})(?=[_.-](?:cuda|gpu|cu\d|sm\d|engine|plan|onnx)(?![a-z])"
+       r"|[_.-]?(?:cuda|gpu)\d|\s|$)", _short, 0),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
