@@ -402,3 +402,24 @@ def test_a_layer_whose_input_shapes_do_not_fit_points_at_the_layers_before_it() 
     first = report.first_error.next_steps[0] if report.first_error else None
     assert first is not None and "custom plugin's output dimensions" in first.text
     assert first.command is not None and "-e Gemm_848" in first.command.code
+
+
+BATCH_17_LAST = [
+    # NVIDIA/TensorRT#3301: GNU ld, the closing quote lost in a Markdown paste
+    ("tensorrt_infer.cpp:(.text+0x6c8): undefined reference to `cudaMemcpy", "(`cudaMemcpy`)", None),
+    # nwesem/mtcnn_facenet_cpp_tensorRT#5: an input registered in another layout
+    ("ERROR: InceptionResnetV1/Conv2d_1a_3x3/convolution: kernel weights has count 864 but 46080 was expected",
+     "has 864 weights and TensorRT expected 46080", None),
+    # NVIDIA-AI-IOT/redtail#112: a ROS node never built
+    ("[rosrun] Couldn't find executable named caffe_ros_node below /root/ws/src/caffe_ros",
+     "ROS found no built program `caffe_ros_node` in `/root/ws/src/caffe_ros`", "catkin_make"),
+]
+
+
+@pytest.mark.parametrize(("line", "said", "command"), BATCH_17_LAST)
+def test_the_last_batch_17_lines_get_the_step_their_words_call_for(line: str, said: str, command: str | None) -> None:
+    report = diagnose(line + "\n")
+    first = report.first_error.next_steps[0] if report.first_error else None
+    assert first is not None and said in first.text, report.first_error
+    if command is not None:
+        assert first.command is not None and command in first.command.code

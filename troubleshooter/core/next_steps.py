@@ -355,7 +355,7 @@ _KINDS: tuple[_Kind, ...] = (
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
           "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
           "ldconfig -p | grep lib{name}"),
-    _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`(]{1,200})(?:\([^'`]{0,600}\))?(?: const)?['`]"
+    _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`(\s]{1,200})(?:\([^'`]{0,600}\))?(?: const)?(?:['`]|\s*$)"
               # MSVC's demangled name: access and calling convention first ("public: __cdecl ns::Cls::Cls(void)")
               r"|unresolved external symbol \"?(?:(?:public|private|protected): )?(?:(?:static|virtual) )?"
               r"(?:[^\"(]{0,200}? )?(?:__cdecl |__stdcall |__fastcall |__thiscall )?(?P<name>[\w:~<>]{1,200})(?=\()"
@@ -562,6 +562,24 @@ _KINDS: tuple[_Kind, ...] = (
           "trtexec --onnx=model.onnx --verbose 2>&1 | grep -F -e {name} | head -40\n"
           "polygraphy inspect model model.onnx --show layers | grep -B4 -A4 -F -e {name}",
           windows="trtexec --onnx=model.onnx --verbose 2>&1 | Select-String -SimpleMatch {name} | Select-Object -First 40"),
+    # a layer's weights that do not fit the input TensorRT computed for it ("InceptionResnetV1/Conv2d_1a_3x3/convolution:
+    # kernel weights has count 864 but 46080 was expected": 160 input channels seen, 3 in the weights)
+    _Kind(_rx(r"(?P<name>[^\s:]{1,300}): kernel weights has count (?P<have>\d+) but (?P<want>\d+) was expected"),
+          "`{name}` has {have} weights and TensorRT expected {want}: the input it computed for that layer has another "
+          "channel count than the weights were made for. Most often the network's input was given in another layout "
+          "- height-width-channels dims where channels-first is expected (UFF's register_input takes (C, H, W), or "
+          "the NHWC order flag), or the wrong input size - or a layer before it changed the shape. Check the input "
+          "shape and order the conversion registered against the model's.",
+          None),
+    # ROS not finding a node's program ("[rosrun] Couldn't find executable named caffe_ros_node below /root/ws/src/...")
+    _Kind(_rx(r"Couldn't find executable named (?P<name>\S+)(?: below (?P<pkg>\S+))?"
+              r"|can't locate node \[(?P<name>[^\]\s]+)\] in package \[(?P<pkg>[^\]\s]+)\]"),
+          "ROS found no built program `{name}`[[ in `{pkg}`]]: the package was not built (or its build failed earlier), "
+          "or this shell has not sourced the workspace that built it. Build the workspace, read the build's first "
+          "error if it fails, then source its setup file in the shell that runs the node.",
+          "catkin_make        # ROS 1 (or: catkin build); ROS 2: colcon build --packages-select <package>\n"
+          "source devel/setup.bash   # ROS 2: source install/setup.bash",
+          program=True),
     # the linker given a file that is not a library: a truncated download, a Git LFS pointer in place of the archive
     _Kind(_rx(r"(?P<name>[^\s:]{1,300}\.(?:a|so[\d.]*|lib|o)):(?:\d+:)? (?:file (?:format )?not recognized"
               r"(?P<detail>[^\n]{0,60}))"),
