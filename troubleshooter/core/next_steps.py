@@ -353,8 +353,10 @@ _KINDS: tuple[_Kind, ...] = (
           program=True),
     _Kind(_rx(r"(?:cannot find|\u627e\u4e0d\u5230) -l(?P<name>[\w.+-]+)"),
           "The linker cannot find lib{name}: install its development package, or give the folder that holds it to the "
-          "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH).",
-          "ldconfig -p | grep lib{name}"),
+          "build (-L / CMAKE_PREFIX_PATH / LIBRARY_PATH). A library of the project itself (no package has it) is made "
+          "by an earlier step of the same build: build that target first (its own error, if it failed, comes before "
+          "this line), and look for it under the build folder - a Debug build may name it lib{name}_debug.",
+          "ldconfig -p | grep lib{name}\nfind . /usr/local -name lib{name}\\* 2>/dev/null | head   # the project's own build"),
     _Kind(_rx(r"undefined reference to [`'](?P<name>[^'`(\s]{1,200})(?:\([^'`]{0,600}\))?(?: const)?(?:['`]|\s*$)"
               # MSVC's demangled name: access and calling convention first ("public: __cdecl ns::Cls::Cls(void)")
               r"|unresolved external symbol \"?(?:(?:public|private|protected): )?(?:(?:static|virtual) )?"
