@@ -20,7 +20,6 @@ TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -33,14 +32,14 @@ from typing import Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from troubleshooter.envvars import cache_dir, cache_off
+from troubleshooter.envvars import KEEP_CACHED, cache_dir, cache_off, keep_cached
 from troubleshooter.kb.loader import EntryCheck, KBProblem, KnowledgeBase, builtin_kb_dir, extra_kb_dirs, load_folders
 from troubleshooter.kb.schema import Entry
 
 M = TypeVar("M", bound=BaseModel)
 
 CACHE_VERSION = "3"
-KEEP_FILES = 8
+KEEP_FILES = KEEP_CACHED
 """Cache files kept (the most recent); older ones are removed when a new one is written."""
 
 
@@ -201,27 +200,8 @@ def _converter(annotation: Any) -> Convert | None:
 
 
 def _write(path: Path, kb: KnowledgeBase, derived: Tables) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({
-            "entries": [e.model_dump(mode="json") for e in kb.entries],
-            "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
-            "digest": kb.digest, "origins": kb.origins, "derived": derived,
-        }, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-        _prune(path.parent, keep=path)
-    except OSError:
-        pass
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    """Remove all but the most recent cache files (the KB changes; old keys are never read again)."""
-    try:
-        files = sorted(folder.glob("kb-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    except OSError:
-        return
-    for old in files[KEEP_FILES:]:
-        if old != keep:
-            with contextlib.suppress(OSError):
-                old.unlink()
+    keep_cached(path, json.dumps({
+        "entries": [e.model_dump(mode="json") for e in kb.entries],
+        "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
+        "digest": kb.digest, "origins": kb.origins, "derived": derived,
+    }, separators=(",", ":")).encode("utf-8"))

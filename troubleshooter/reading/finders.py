@@ -19,7 +19,6 @@ The driver that reads a stream and hands buffers to a finder is `troubleshooter.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -123,20 +122,12 @@ def _cached_minimal(lits: Sequence[bytes], cless: Sequence[bytes]) -> tuple[list
 
 
 def _keep_minimal(lits: Sequence[bytes], cless: Sequence[bytes], kept: tuple[list[bytes], list[bytes]]) -> None:
+    from troubleshooter.envvars import keep_cached
+
     path = _minimal_path(lits, cless)
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"literals": [x.decode("latin-1") for x in kept[0]],
-                                   "caseless": [x.decode("latin-1") for x in kept[1]]}), encoding="utf-8")
-        os.replace(tmp, path)
-        for old in sorted(path.parent.glob("needles-*.json"), key=lambda q: q.stat().st_mtime, reverse=True)[8:]:
-            if old != path:
-                old.unlink(missing_ok=True)
-    except OSError:
-        pass
+    if path is not None:
+        keep_cached(path, json.dumps({"literals": [x.decode("latin-1") for x in kept[0]],
+                                      "caseless": [x.decode("latin-1") for x in kept[1]]}).encode("utf-8"))
 
 
 def _minimal(lits: Sequence[bytes]) -> list[bytes]:

@@ -16,19 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import hyperscan
 
-from troubleshooter.envvars import cache_dir, cache_off
+from troubleshooter.envvars import cache_dir, cache_off, keep_cached
 from troubleshooter.reading.finders import Needles, all_line_starts
-
-KEEP_DATABASES = 8
-"""Compiled databases kept in the cache folder (the most recent)."""
 
 _ESCAPED = [bytes([b]) if (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122) else b"\\x%02x" % b for b in range(256)]
 
@@ -72,21 +67,9 @@ def _cached(exprs: Sequence[bytes], flags: Sequence[int]) -> Any:
     except Exception:  # absent, partial, or from another Hyperscan or CPU: compile it again
         pass
     db = _compile(exprs, flags)
-    with contextlib.suppress(Exception):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(hyperscan.dumpb(db))
-        os.replace(tmp, path)
-        _prune(path.parent, keep=path)
+    with contextlib.suppress(Exception):  # a binding that cannot serialize: the database is still usable
+        keep_cached(path, hyperscan.dumpb(db))
     return db
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    files = sorted(folder.glob("hs-*.db"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in files[KEEP_DATABASES:]:
-        if old != keep:
-            with contextlib.suppress(OSError):
-                old.unlink()
 
 
 class HyperscanFinder:
