@@ -463,3 +463,17 @@ def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_
 ])
 def test_the_release_the_app_or_pip_says_is_installed(text: str, release: str) -> None:
     assert diagnose(text).environment.tensorrt_version == release
+
+
+def test_a_ros_package_that_finished_building_makes_a_warning_before_it_no_failure() -> None:
+    """Real lines (dusty-nv/ros_deep_learning#145, first-sight batch 17): colcon's CMake warning about an optional
+    package, then "Finished <<<": the build passed. A package that fails ("Failed <<<") stays a failure."""
+    warning = ('CMake Warning at CMakeLists.txt:19 (find_package):\n'
+               '  Could not find a configuration file for package "VPI" that is compatible\n'
+               '  with requested version "2.0".\n')
+    passed = diagnose("Starting >>> ros_deep_learning\n--- stderr: ros_deep_learning\n" + warning
+                      + "---\nFinished <<< ros_deep_learning [2.76s]\n")
+    assert passed.exit_status == 0 and not passed.failure
+    failed = diagnose("Starting >>> ros_deep_learning\n--- stderr: ros_deep_learning\n" + warning
+                      + "---\nFailed   <<< ros_deep_learning [2.3s, exited with code 1]\n")
+    assert failed.exit_status == 1 and failed.failure

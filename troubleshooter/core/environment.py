@@ -247,13 +247,15 @@ PRECISION_LITERALS = ("&&&& RUNNING", "trtexec ", "polygraphy run", "polygraphy 
 
 _SUCCESS = re.compile(r"&&&& PASSED|Engine built in|Engine generation completed in|Finished engine building|"
                       r"Saved engine to|Serialized engine|Engine build succeeded|Building engine finished|"
-                      r"\[I\] PASSED \|")
+                      r"\[I\] PASSED \||"
+                      # a ROS workspace's package built (colcon, catkin tools): a CMake warning before it was no failure
+                      r"^Finished\s+<<< \S+ \[")
 _FAILURE = re.compile(r"&&&& FAILED|Engine could not be created|Building engine failed|engine != nullptr|"
-                      r"Failed to create engine|Invalid Engine|\[I\] FAILED \|")
+                      r"Failed to create engine|Invalid Engine|\[I\] FAILED \||^Failed\s+<<< \S+")
 BUILD_LITERALS = ("&&&& PASSED", "Engine built in", "Engine generation completed", "Finished engine building",
                   "Saved engine to", "Serialized engine", "Engine build succeeded", "Building engine finished",
                   "PASSED |", "&&&& FAILED", "Engine could not be created", "Building engine failed",
-                  "engine != nullptr", "Failed to create engine", "Invalid Engine", "FAILED |")
+                  "engine != nullptr", "Failed to create engine", "Invalid Engine", "FAILED |", "<<< ")
 
 _FRONT_ENDS = [
     # (pattern, stack): in the order a stack wins when a log shows several (the wrapper that owns the run
