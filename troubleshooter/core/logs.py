@@ -165,8 +165,9 @@ _PARSER_FRAME = re.compile(
     # line that says what failed ("Failed to load config file"); it leads only a paste that holds nothing else
     r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: ")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
-("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers. A
-failure (a report is printed only on one), but the context of the line that says why, which leads instead."""
+("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers, the
+linker's "in function" header, GLib's CRITICAL checks. A failure (a report is printed only on one), but the context
+of the line that says why, which leads instead; such a line leads only a paste that holds nothing else."""
 
 
 def is_exception_line(text: str) -> bool:
@@ -610,7 +611,7 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
     payload_literals: list[str] | None = None  # every match of _PAYLOAD_ERROR holds one (derived on first use)
     derived = False
 
-    def parse(raw: str) -> tuple[Level | None, Origin | None, str, str]:  # noqa: C901, PLR0912, PLR0915  # kept in one frame on purpose (measured)
+    def parse(raw: str) -> tuple[Level | None, Origin | None, str, str]:  # noqa: C901, PLR0912  # kept in one frame on purpose (measured)
         nonlocal payload_literals, derived
         if len(raw) > max_chars:
             raw = raw[:max_chars]
@@ -671,15 +672,10 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
         elif level is warning:
             if not derived:
                 payload_literals, derived = payload_error_literals(), True
-            if payload_literals is None:
-                if payload(text) and not _NOTICE_UNDER_ERROR.search(text):
-                    level = error
-            else:
-                for lit in payload_literals:
-                    if lit in text:
-                        if payload(text) and not _NOTICE_UNDER_ERROR.search(text):
-                            level = error
-                        break
+            # the literals every error payload holds screen the line before the regex runs
+            if ((payload_literals is None or any(lit in text for lit in payload_literals))
+                    and payload(text) and not _NOTICE_UNDER_ERROR.search(text)):
+                level = error
         return level, origin, text, raw
 
     return parse
