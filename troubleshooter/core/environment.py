@@ -106,12 +106,13 @@ FACTS: list[FactPattern] = [
     # may not exist on this machine (the compiler skips it silently and takes the system's headers)
     _p("tensorrt_version", ("/TensorRT", "\\TensorRT"),
        _NOT_A_FLAG_PATH + r"[\\/]TensorRT-?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})[\\/]", _short, 1),
-    # a model or engine named after the release that built it, followed by what it was built for
-    # ("yolov5m_trt_7.2.1_cuda_11", an engine cache's "model.3162014977.trt-11.0.0.gpu-...engine"): weak, a name may
-    # outlive its release
-    _p("tensorrt_version", ("trt_", "trt-", ".trt"),
-       r"(?:^|[\s_./\\-])trt[_-]?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})(?=[_.-](?:cuda|gpu|cu\d|sm\d|engine|plan|onnx)(?![a-z])"
-       r"|[_.-]?(?:cuda|gpu)\d|\s|$)", _short, 0),
+    # a model or engine named after the release that built it, followed by what it was built for or the file's type
+    # ("yolov5m_trt_7.2.1_cuda_11", an engine cache's "model.3162014977.trt-11.0.0.gpu-...engine", enhancr's
+    # "..._1080x1920_trt_8.6.1.engine", NVIDIA demo/Diffusion's "engine/vae.trt10.7.0.plan"): weak, a name may outlive
+    # its release
+    _p("tensorrt_version", ("trt_", "trt-", ".trt", "_trt", "-trt"),
+       r"(?:^|[\s_./\\-])trt[_-]?(?P<v>(?:[5-9]|1\d)\.\d+(?:\.\d+){0,2})"
+       r"(?=[_.-](?:cuda|gpu|cu\d|sm\d|engine|plan|trt|onnx)(?![a-z])|[_.-]?(?:cuda|gpu)\d|\s|$)", _short, 0),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
@@ -146,11 +147,6 @@ FACTS: list[FactPattern] = [
     # an engine file named after the release that built it: "..._10.12.0.36.trt", "clip.trt10.9.0.34.plan"
     _p("tensorrt_version", (".trt", ".engine", ".plan"),
        r"(?:[_\-.]|\btrt)(?P<v>(?:[5-9]|1\d)\.\d+\.\d+\.\d+)\.(?:trt|engine|plan)\b", _short, 0),
-    # an app's engine cache named after the release with three parts: "..._1080x1920_trt_8.6.1.engine" (enhancr)
-    _p("tensorrt_version", ("_trt_", "_trt", "-trt"),
-       r"[_-]trt[_-]?(?P<v>(?:[5-9]|1\d)\.\d+\.\d+)\.(?:engine|plan|trt)\b", _short, 0),
-    # NVIDIA's demo/Diffusion names each engine after the TensorRT that builds it: "engine/vae.trt10.7.0.plan"
-    _p("tensorrt_version", (".trt",), r"\.trt(?P<v>(?:[5-9]|1\d)\.\d+\.\d+)\.(?:plan|engine)\b", _short, 0),
     # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
     _p("tensorrt_version", ("libnvinfer", "libnvonnxparser"),
        r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)", None, 0),
