@@ -149,7 +149,7 @@ PROGRAM_LINES = [
     ("install.py: error: argument --onnxruntime: invalid choice: 'cuda' (choose from 'default', 'cuda-12.2', "
      "'cuda-11.8', 'openvino', 'directml')", "'cuda-12.2'", "python install.py --help"),  # facefusion#156
     ("ValueError: invalid literal for int() with base 10: 'tiny'", "`ValueError`", None),  # tensorrt_demos#449
-    ("TypeError: run_eval() missing 1 required positional argument: 'eval_pycocotools'", "`TypeError`", None),  # yolov9-qat#7
+    ("TypeError: run_eval() missing 1 required positional argument: 'eval_pycocotools'", "`run_eval()`", None),  # yolov9-qat#7
     ("KeyError: 'num_detections'", "num_detections", "polygraphy inspect model"),  # TensorRT-YOLO#15
     # batch 10's uncovered lines that name what failed before TensorRT ran (each line as its thread printed it)
     ("RuntimeError: Exporting the operator grid_sampler to ONNX opset version 11 is not supported. Please feel free to "
@@ -392,3 +392,53 @@ def test_a_layer_whose_input_shapes_do_not_fit_points_at_the_layers_before_it() 
     first = report.first_error.next_steps[0] if report.first_error else None
     assert first is not None and "custom plugin's output dimensions" in first.text
     assert first.command is not None and "-e Gemm_848" in first.command.code
+
+
+# Python's words for code written against another release of a library, and for a result the code did not check.
+# Real lines, each from the corpus log named beside it.
+API_RELEASE_LINES = [
+    # first-sight/batch-17/u-dali-backend-96.log
+    ("AttributeError: module 'nvidia.dali' has no attribute 'pipeline_def'",
+     "The `nvidia.dali` that Python imports has no `pipeline_def`", "import nvidia.dali as m"),
+    # u-trt-llm-1786.log (a Windows conda path)
+    ("ImportError: cannot import name 'LLaMAConfig' from 'tensorrt_llm.models' "
+     "(C:\\Users\\11319\\.conda\\envs\\trt_llm\\lib\\site-packages\\tensorrt_llm\\models\\__init__.py)",
+     "it took tensorrt_llm.models from C:\\Users", "grep -i tensorrt_llm"),
+    # u-trt-llm-1890.log
+    ("TypeError: Mapping.__init__() got an unexpected keyword argument 'moe_tp_size'",
+     "`Mapping.__init__()` was called with arguments that its installed release does not take (`moe_tp_size`)", None),
+    # u-trt-3481-a.log
+    ("TypeError: compute_amax() missing 1 required positional argument: 'method'",
+     "`compute_amax()` was called", None),
+    # u-sunone-aimbot-272.log / u-ultralytics-6902.log (the paste lost the closing quote)
+    ("AttributeError: 'NoneType' object has no attribute 'create_execution_context",
+     "A call returned None and the code went on to use its result (`.create_execution_context`)", None),
+    # first-sight/batch-17/u-rapidocr-694.log
+    ("AttributeError: 'TRTInferSession' object has no attribute 'model_root_dir'",
+     "A `TRTInferSession` object has no `model_root_dir`", None),
+]
+
+
+@pytest.mark.parametrize(("line", "says", "command"), API_RELEASE_LINES,
+                         ids=["module-attribute", "import-name", "keyword", "missing-argument", "none", "object"])
+def test_python_api_errors_name_the_package_and_what_it_lacks(line: str, says: str, command: str | None) -> None:
+    steps = first_error_steps(line, Environment())
+    assert says in steps[0].text
+    if command is None:
+        assert steps[0].command is None
+    else:
+        assert steps[0].command is not None and command in steps[0].command.code
+    assert "search that project's issues" in steps[1].text  # the project's own tracker, not NVIDIA's
+
+
+def test_an_unknown_location_is_not_named_as_where_python_took_the_module() -> None:
+    # first-sight/batch-14/u-ray-llm-139.log: a compiled part missing from the installed package (no path to name)
+    steps = first_error_steps("ImportError: cannot import name 'trt_llm_engine_py' from 'tensorrt_llm.libs' "
+                              "(unknown location)", Environment())
+    assert "has no `trt_llm_engine_py`" in steps[0].text and "unknown location" not in steps[0].text
+
+
+def test_the_windows_form_lists_packages_with_findstr() -> None:
+    steps = first_error_steps("AttributeError: module 'pyds' has no attribute 'MODE_GPU'", Environment(platform="windows"))
+    assert steps[0].command is not None and "findstr /i pyds" in steps[0].command.code
+    assert "grep" not in steps[0].command.code

@@ -644,6 +644,48 @@ _KINDS: tuple[_Kind, ...] = (
           "add it; otherwise use a model the release supports.",
           "pip show tensorrt_llm optimum transformers 2>/dev/null | grep -E '^(Name|Version)'",
           windows="pip show tensorrt_llm optimum transformers"),
+    # Python's words for code written against another release of a library: a module without the name the code
+    # imports or calls ("module 'nvidia.dali' has no attribute 'pipeline_def'", "cannot import name 'QuantConfig' from
+    # 'tensorrt_llm.models.modeling_utils' (/usr/.../modeling_utils.py)"), and a call the installed signature does not take
+    _Kind(_rx(r"module '(?P<name>[\w.]{1,120})' has no attribute '(?P<attr>\w{1,120})'?"
+              r"|cannot import name '(?P<attr>\w{1,120})' from '(?P<name>[\w.]{1,120})'"
+              r"(?: \((?!unknown location)(?P<path>[^)\n]{1,300})\)?)?"),
+          "The `{name}` that Python imports has no `{attr}`[[ (it took {name} from {path})]]: the code was written for "
+          "another release of that package (`{attr}` came later, or was renamed or removed since), or a file or folder "
+          "named `{top}` beside the script shadows it. See which file Python takes and which release is installed, then "
+          "install the release the script, its README or its requirements name (or use this release's name for it).",
+          "python -c \"import {name} as m; print(m.__file__)\"\npip list 2>/dev/null | grep -i {top}",
+          windows="python -c \"import {name} as m; print(m.__file__)\"\npip list | findstr /i {top}",
+          program=True),
+    _Kind(_rx(r"(?P<name>[\w.]{1,120})\(\) (?:got an unexpected keyword argument '(?P<arg>\w{1,120})'"
+              r"|takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:was|were) given"
+              r"|missing \d+ required (?:positional |keyword-only )?arguments?: (?P<arg>'\w{1,120}'))"),
+          "`{name}()` was called with arguments that its installed release does not take[[ (`{arg}`)]]: the calling code "
+          "was written for another release of the library that defines `{name}` (a parameter added, renamed or removed "
+          "between releases). The traceback's last two frames name that library and the file that called it: install "
+          "the release the calling code was written for (its README or requirements), or change the call to fit this "
+          "release.",
+          None, program=True),
+    # a call returned None and the code used the result: the call before failed quietly ("'NoneType' object has no
+    # attribute 'shape'" after cv2.imread of a missing file); TensorRT's own None (a failed build or deserialisation)
+    # is build-failed-cascade's, matched before this
+    _Kind(_rx(r"'NoneType' object (?:has no attribute '(?P<name>\w{1,120})'?|is not (?:subscriptable|iterable|callable))"),
+          "A call returned None and the code went on to use its result[[ (`.{name}`)]]: that call failed quietly. The "
+          "last frame's line shows which call made the value: a loader that returns None for a missing or unreadable "
+          "file (cv2.imread, a model, engine or config load), a lookup that found nothing, or a build or load whose own "
+          "error or warning line is above this one. Check that call's input first: the path it opened exists, is "
+          "readable and is what it should be.",
+          None, program=True),
+    # an object of another type or release than the code expects ("'TRTInferSession' object has no attribute
+    # 'model_root_dir'" inside the library's own code; "'dict' object has no attribute 'model'" in a script)
+    _Kind(_rx(r"'(?P<name>\w{1,120})' object has no attribute '(?P<attr>\w{1,120})'?"),
+          "A `{name}` object has no `{attr}`. If the traceback's last frame is in the library that defines `{name}` "
+          "(site-packages/<library>), its own code reads an attribute it never set on this path: a bug of that release "
+          "or a set-up step it skipped (look above for a warning); try its previous or next release and search its "
+          "issues for this line. If the last frame is the script's own, the object is not what the script expects: made "
+          "by another release of its library, or read from a file that holds something else (a checkpoint's dict where "
+          "a model was expected).",
+          None, program=True),
     _Kind(_rx(r"^\s*(?P<name>TypeError|ValueError|AttributeError|IndexError|NameError|UnboundLocalError|AssertionError"
               r"|ZeroDivisionError|IndentationError|SyntaxError|json\.decoder\.JSONDecodeError)"
               r"(?::\s*(?P<detail>.{0,160}))?$"),
