@@ -103,9 +103,10 @@ def test_a_traceback_cut_before_its_exception_line_still_counts() -> None:
 
 def test_a_crash_is_led_by_the_heap_message_that_says_why() -> None:
     report = diagnose("Loading engine from yolov8.engine\nfree(): invalid pointer\nAborted (core dumped)\n")
-    assert report.failure
-    assert report.first_error is not None and report.first_error.text == "free(): invalid pointer"
-    assert "process-crash" in [d.id for d in report.diagnoses]
+    assert report.failure and report.first_error is None  # the heap message is the crash's own reason, explained
+    lead = report.diagnoses[0]
+    assert lead.id == "process-crash" and lead.evidence[0].line == 2
+    assert "free(): invalid pointer" in lead.evidence[0].text
 
 
 def test_a_warning_healthy_builds_print_is_not_an_error_when_the_run_succeeds() -> None:

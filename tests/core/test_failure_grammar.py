@@ -252,6 +252,26 @@ ERRORS = [
     ("real Triton's python backend at I, triton-inference-server/tensorrtllm_backend#648",
      'I1127 13:25:50.480183 47468 pb_stub.cc:366] "Failed to initialize Python stub: AssertionError: [TensorRT-LLM]'
      '[ERROR] Currently supported multi-modal models are llava, blip2-opt, vila and mllama. Got qwen2_vl.'),
+    # batch 19's shapes (first-sight/batch-19 holds each whole paste)
+    ("real GNU make's $(error), mlcommons/inference_results_v1.1#6",
+     "Makefile:236: *** MLPerf Inference v1.1 code requires NVIDIA Driver Version >= 465.xx.  Stop"),
+    ("real pip settling on the yanked placeholder, NVIDIA/TensorRT#2896",
+     "WARNING: The candidate selected for download or install is a yanked version: 'tensorrt' candidate (version 0.0.1 "
+     "at https://files.pythonhosted.org/packages/b0/9b/0588892fb68abccfaf26e56fc3c45a3cab3638ad8b488302fdbfce655455/"
+     "tensorrt-0.0.1.tar.gz#sha256=1fc07bfdd6f6a876c602580435a7cdebe8abbf51413c818cd25f6bca95b43489 (from "
+     "https://pypi.org/simple/tensorrt/))"),
+    ("real a native call failing with its code, obsproject/obs-studio#10637",
+     "[noise suppress: 'Noise Suppression'] NvAFX_Load() failed with error 1"),
+    ("real GStreamer's error message printed by a Python app, zhouyuchong/face-recognition-deepstream#17",
+     'GstMessageError, gerror=(GError)NULL, debug=(string)"gstnvmsgbroker.cpp\\(401\\):\\ '
+     'legacy_gst_nvmsgbroker_start\\ \\(\\):\\ /GstPipeline:pipeline0/GstNvMsgBroker:nvmsg-broker:\\012unable\\ '
+     'to\\ connect\\ to\\ broker\\ library"; ##########################'),
+    ("real the ONNX checker's context line, NVIDIA/Model-Optimizer#156",
+     "==> Context: Bad node spec for node. Name: onnx::MatMul_4725_DequantizeLinear OpType: DequantizeLinear"),
+    ("real Visual Studio's unhandled exception in a Chinese locale, PaddlePaddle/Paddle#30026",
+     "0x00007FF9E4843B29 \u5904(\u4f4d\u4e8e detector.exe \u4e2d)\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38: "
+     "Microsoft C++ \u5f02\u5e38: paddle::platform::EnforceNotMet\uff0c\u4f4d\u4e8e\u5185\u5b58\u4f4d\u7f6e "
+     "0x0000004B7594CE80 \u5904\u3002"),
 ]
 
 NOT_ERRORS = [
@@ -319,6 +339,11 @@ NOT_ERRORS = [
     "==7697==    definitely lost: 0 bytes in 0 blocks",
     "========= ERROR SUMMARY: 0 errors",
     "drwxr-xr-x 2 root root 4096 Nov 28 08:33 models",
+    # batch 19's shapes on healthy lines (written)
+    "make[1]: Leaving directory '/src/build'",
+    "cudaSetDevice() succeeded",
+    "Collecting tensorrt==10.8.0.43",
+    "WARNING: The candidate selected for download or install is a yanked version: 'somepkg' candidate (version 1.2.0)",
 ]
 
 

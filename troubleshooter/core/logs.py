@@ -224,6 +224,10 @@ _PAYLOAD_ERROR = re.compile(
     # jetson-utils' CUDA check ("[cuda]   unknown error (error 999) (hex 0x3E7)"); WinDbg's exception record of a
     # crash ("ExceptionCode: c0000374", heap corruption)
     r"|\(error \d+\) \(hex 0x[0-9A-Fa-f]+\)|^\s*ExceptionCode: c0000\w{3}\b"
+    # pip resolving TensorRT to its placeholder release (0.0.1, yanked: "not built and distributed by NVIDIA"), in
+    # pip's WARNING lines
+    r"|yanked version: '(?:nvidia-)?tensorrt' candidate \(version 0\.0\.1"
+    r"|\b(?:nvidia-)?tensorrt-0\.0\.1(?:\.dev\d+)?\.tar\.gz\b.{0,600}?Command errored out with exit status"
     r"|" + _NAMED_FAILURE
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
@@ -238,6 +242,13 @@ _UNTAGGED_FAILURE = re.compile(
     # environment was not created successfully"); a shell script's job killed or crashed ("./prepare.sh: line 13:
     # 22743 Killed   sudo ./trt_optimizer ...")
     r"|^X Error of failed request: |\bwas not (?:created|built|installed|loaded|completed) successfully\b"
+    # GNU make's own fatal form, `$(error ...)` included: "Makefile:236: *** <message>.  Stop."
+    r"|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$"
+    # a native call that failed with its code, in the program's words ("NvAFX_Load() failed with error 1"); GStreamer's
+    # error message as a Python app prints it ("GstMessageError, gerror=(GError)NULL, debug=..."); the ONNX checker's
+    # context line under its validation error
+    r"|\b[A-Za-z_][\w:.]{1,80}\(\) failed(?: with (?:error|code|status) -?\w+)?\b|\bGstMessageError, gerror="
+    r"|^==> Context: Bad node spec for node\b"
     r"|^\S{1,200}: line \d+: +\d+ (?:Killed|Segmentation fault|Aborted|Bus error)\b"
     # a shell that could not run what it was told ("gdown: command not found. ...", "bash: ./x.py: no such file or
     # directory", zsh's "zsh: command not found: x"); pkg-config without a package; a build's report that CUDA,
@@ -277,7 +288,7 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098 \ub514\ub809\ud130\ub9ac\uac00 \uc5c6\uc2b5\ub2c8\ub2e4"
     # Visual Studio's debugger and output window (also in Chinese): an unhandled exception, a program's exit code;
     # CMake's NOTFOUND values for a library or a compiler it needs
-    r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
+    r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904(?:\(\u4f4d\u4e8e [^)\n]{1,200} \u4e2d\))?\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
     r"|\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a -?[1-9]\d* \(0x[0-9a-fA-F]+\)"
     r"|\b\w+_(?:LIB(?:RARY)?|LIB_PATH|COMPILER)-NOTFOUND\b|\b\w*(?:TENSORRT|TensorRT|NVINFER|CUDNN|_LIB)\w*-NOTFOUND\b"
     # CMake's find_package failure inside its "CMake Error at" block (a "-- Could NOT find" status line is an
@@ -442,7 +453,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  # native calls, CUDA's error names, exit codes, glibc's heap checks, NTSTATUS names
                  "_STATUS_", "exit code", "exit status", "with code", "with status", "returned", "free(): ",
                  "malloc(): ", "malloc_consolidate", "double free", "corrupted ", "munmap_chunk", "stack smashing",
-                 "*** Error in",
+                 "*** Error in", "yanked version", ": *** ", "() failed", "GstMessageError", "Bad node spec",
                  "Process received signal", "Signal: ", "OP_REQUIRES", "C++ Call Stacks", "C++ Traceback", "make: ***",
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",

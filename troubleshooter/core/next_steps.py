@@ -176,6 +176,15 @@ _KINDS: tuple[_Kind, ...] = (
           "name carries both). List the versions the repository has and pin one of those, or add NVIDIA's repository for "
           "the CUDA the name asks for.",
           "yum list available 'libnvinfer*' --showduplicates | head -30", program=True),
+    # pip settling on TensorRT's placeholder release: no real wheel fits this Python, platform or index
+    _Kind(_rx(r"yanked version: '(?P<name>(?:nvidia-)?tensorrt)' candidate \(version 0\.0\.1"
+              r"|\b(?P<name>(?:nvidia-)?tensorrt)-0\.0\.1(?:\.dev\d+)?\.tar\.gz\b"),
+          "pip settled on `{name}` 0.0.1, the placeholder on PyPI (yanked: not built by NVIDIA), because no real TensorRT "
+          "wheel fits this Python, platform or index: each release has wheels for a few Python versions and platforms, "
+          "and old releases only on NVIDIA's index. Check the Python "
+          "version and which releases pip can see, then pin one that has a wheel for it (a newer pip may be needed).",
+          "python --version; python -m pip --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
+          program=True),
     _Kind(_rx(r"The package you are trying to install is only a placeholder project on PyPI"),
           "The package is only a placeholder on PyPI (nvidia-tensorrt, nvidia-pyindex era): the project's requirements pin "
           "a name that was never published there. Install the real package instead - `tensorrt` (or tensorrt-cu12 / "
@@ -319,7 +328,7 @@ _KINDS: tuple[_Kind, ...] = (
           "The registry has no image[[ `{name}`]]: the tag does not exist (an image published without `latest`, or for "
           "another platform or release). List the tags the project publishes and pull one of those.",
           "docker manifest inspect <image>:<tag>   # a tag from the project's README or registry page", program=True),
-    _Kind(_rx(r"unable to connect to broker library|Could not configure supporting library"),
+    _Kind(_rx(r"unable\\? to\\? connect\\? to\\? broker\\? library|Could not configure supporting library"),
           "DeepStream's message broker sink (nvmsgbroker) could not start: its protocol library (proto-lib, e.g. "
           "libnvds_kafka_proto.so) could not connect to the broker at conn-str, or the library path is wrong. Check that "
           "the broker (Kafka, MQTT, AMQP, Redis) runs and is reachable from this machine, and the sink's proto-lib, "
@@ -724,7 +733,7 @@ _NOT_TENSORRT = ("This line is not a TensorRT message and names nothing of Tenso
 _BUILD_TOOL = re.compile(
     r"[\w.)\]-]:\d+(?::\d+)?: (?:fatal )?(?:error|\*\*error\*\*)\b|\.\w{1,4}\(\d+\)(?:: | : )(?:fatal )?error\b"
     r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
-    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
+    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$|collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
     r"^FAILED: |\bnvcc (?:fatal|error)|error: command '[^']*(?:gcc|g\+\+|cc1plus|cl\.exe|nvcc)[^']*' failed|"
     r"returned a non-zero code|executor failed running|Configuring incomplete|BUILD(?:\.bazel)?:\d+:\d+: Compiling \S+ failed")
 """A compiler's, linker's, make's, CMake's, bazel's or docker build's own error line: the program was never built."""
