@@ -288,7 +288,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\uadf8\ub7f0 \ud30c\uc77c\uc774\ub098 \ub514\ub809\ud130\ub9ac\uac00 \uc5c6\uc2b5\ub2c8\ub2e4"
     # Visual Studio's debugger and output window (also in Chinese): an unhandled exception, a program's exit code;
     # CMake's NOTFOUND values for a library or a compiler it needs
-    r"|\bUnhandled exception at 0x[0-9A-Fa-f]+|\u5904(?:\(\u4f4d\u4e8e [^)\n]{1,200} \u4e2d\))?\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
+    r"|\bUnhandled exception at 0x[0-9A-Fa-f]+"
+    r"|\u5904(?:\(\u4f4d\u4e8e [^)\n]{1,200} \u4e2d\))?\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38"
     r"|\u5df2\u9000\u51fa\uff0c\u8fd4\u56de\u503c\u4e3a -?[1-9]\d* \(0x[0-9a-fA-F]+\)"
     r"|\b\w+_(?:LIB(?:RARY)?|LIB_PATH|COMPILER)-NOTFOUND\b|\b\w*(?:TENSORRT|TensorRT|NVINFER|CUDNN|_LIB)\w*-NOTFOUND\b"
     # CMake's find_package failure inside its "CMake Error at" block (a "-- Could NOT find" status line is an

@@ -733,7 +733,8 @@ _NOT_TENSORRT = ("This line is not a TensorRT message and names nothing of Tenso
 _BUILD_TOOL = re.compile(
     r"[\w.)\]-]:\d+(?::\d+)?: (?:fatal )?(?:error|\*\*error\*\*)\b|\.\w{1,4}\(\d+\)(?:: | : )(?:fatal )?error\b"
     r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
-    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$|collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
+    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$|"
+    r"collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
     r"^FAILED: |\bnvcc (?:fatal|error)|error: command '[^']*(?:gcc|g\+\+|cc1plus|cl\.exe|nvcc)[^']*' failed|"
     r"returned a non-zero code|executor failed running|Configuring incomplete|BUILD(?:\.bazel)?:\d+:\d+: Compiling \S+ failed")
 """A compiler's, linker's, make's, CMake's, bazel's or docker build's own error line: the program was never built."""
