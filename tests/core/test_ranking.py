@@ -459,3 +459,41 @@ def test_a_fact_id_is_accepted_in_when_and_an_unknown_one_is_not() -> None:
     assert diagnose("[E] other\n[E] boom\n", engine=engine).diagnoses[0].causes[0].startswith("not alone")
     with pytest.raises(Exception, match="@lonely"):
         parse_entry(text.replace("'@alone'", "'@lonely'", 1), "<test>")
+
+
+# A trigger with `requires:` counts only beside one of those supports. Real lines: jetson-inference#1591 (first-sight
+# batch 19), an unquantized GoogLeNet on a Maxwell GPU; the INT8 flag line is trtexec's, as batch 15's logs print it.
+PLAIN_NO_IMPL = ("[TRT]    10: [optimizer.cpp::computeCosts::3873] Error Code 10: Internal Error (Could not find any "
+                 "implementation for node conv1/7x7_s2 + conv1/relu_7x7.)\n[TRT]    device GPU, failed to build CUDA engine\n")
+
+
+def test_a_trigger_that_requires_a_clue_does_not_fire_without_it() -> None:
+    ids = [d.id for d in diagnose(PLAIN_NO_IMPL).diagnoses]
+    assert "int8-grouped-conv-alignment" not in ids
+    with_int8 = "[11/02/2023-10:11:12] [I] Precision: FP32+INT8\n" + PLAIN_NO_IMPL
+    assert "int8-grouped-conv-alignment" in [d.id for d in diagnose(with_int8).diagnoses]
+
+
+def test_requires_names_a_support_of_the_same_entry() -> None:
+    from troubleshooter.errors import KBError
+
+    with pytest.raises(KBError, match="requires"):
+        entry("""
+id: bad-requires
+title: Bad
+severity: error
+match:
+  signatures:
+    - {id: t, regex: 'x failed', requires: [nowhere], literals: ["x failed"]}
+""")
+
+
+def test_a_line_is_not_promoted_to_an_entry_whose_example_names_another_layer_type() -> None:
+    # Lidar_AI_Solution#34 (first-sight batch 8): a ConvTranspose + BatchNormalization + Relu node resembles
+    # conv-act-fusion-no-impl's Conv + PWN example (94/100) but is not that fusion: it stays unexplained
+    line = ("[05/25/2023-10:19:15] [E] Error[10]: [optimizer.cpp::computeCosts::1855] Error Code 10: Internal Error "
+            "(Could not find any implementation for node /neck/deblocks.1/deblocks.1.0/ConvTranspose + "
+            "/neck/deblocks.1/deblocks.1.1/BatchNormalization + /neck/deblocks.1/deblocks.1.2/Relu.)\n")
+    report = diagnose(line)
+    assert "conv-act-fusion-no-impl" not in [d.id for d in report.diagnoses]
+    assert report.first_error is not None and report.first_error.line == 1

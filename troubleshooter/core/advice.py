@@ -254,7 +254,8 @@ def reduce_command(entry: Entry, hits: EntryHits, env: Environment) -> str | Non
     from troubleshooter.core.regexes import literals_for
 
     # The trigger that fired first in this log, so the repro fails for the same reason.
-    fired = [s for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
+    live = set(entry.live_triggers(hits.by_sig))
+    fired = [s for s in entry.match.signatures if s.id in live]
     trig = min(fired, key=lambda s: hits.by_sig[s.id].first_line)
     return polygraphy_reduce(re.escape(literals_for(trig)[0]).replace("\\ ", " "), env)
 

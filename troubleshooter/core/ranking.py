@@ -46,8 +46,10 @@ def fires(entry: Entry, hits: EntryHits) -> tuple[bool, str | None]:
     """Whether an entry fires on what its signatures found (a trigger matched, its requires are met,
     no exclude matched), and if not, why (for `trt-why kb explain`)."""
     sigs = {s.id: s for s in entry.match.signatures}
-    triggers = [hits.by_sig[s.id] for s in entry.match.signatures if s.role == "trigger" and s.id in hits.by_sig]
+    triggers = [hits.by_sig[sid] for sid in entry.live_triggers(hits.by_sig)]
     if not triggers:
+        if any(s.role == "trigger" and s.id in hits.by_sig for s in entry.match.signatures):
+            return False, "its matching triggers count only beside a clue the log does not hold (`requires`)"
         return False, None
     first_trigger = min(t.first_line for t in triggers)
     last_trigger = max(t.last_line for t in triggers)
@@ -77,7 +79,7 @@ def score_entry(entry: Entry, hits: EntryHits, env: Environment) -> tuple[float,
     """Confidence and the clues that decided it."""
     clues: list[str] = []
     sigs = {s.id: s for s in entry.match.signatures}
-    trig = [(sigs[sid].effective_weight(), sid) for sid in hits.by_sig if sigs[sid].role == "trigger"]
+    trig = [(sigs[sid].effective_weight(), sid) for sid in entry.live_triggers(hits.by_sig)]
     first_trigger = min(hits.by_sig[sid].first_line for _, sid in trig)
     conf = max(w for w, _ in trig)
     for sid, sh in sorted(hits.by_sig.items()):
@@ -136,9 +138,9 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
     vals = template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
     matched = set(hits.by_sig) | facts
-    trig_hits = [hits.by_sig[s] for s in hits.by_sig if sigs[s].role == "trigger"]
+    trig_hits = [hits.by_sig[s] for s in entry.live_triggers(hits.by_sig)]
     # A trigger's own `severity:` replaces the entry's when it fired the entry; of several, the most severe wins.
-    fired_severities = [sigs[s].severity or entry.severity for s in hits.by_sig if sigs[s].role == "trigger"]
+    fired_severities = [sigs[s].severity or entry.severity for s in entry.live_triggers(hits.by_sig)]
     severity = max(fired_severities, key=SEVERITY_RANK.__getitem__, default=entry.severity)
     occurrences = sum(h.count for h in trig_hits)
     evidence: list[Evidence] = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Collection
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -90,6 +91,10 @@ class Signature(_Strict):
         default=None,
         description="Only when the `symbol` capture names a TensorRT C++ name that the headers of a release of this range "
         "dropped (e.g. '>=10.0,<11'): the match then captures `api_removed`, that release.")
+    requires: list[str] = Field(
+        default_factory=list,
+        description="Trigger only: it counts only when one of these support signatures also matched somewhere in the "
+        "log (a weak line that says what failed only beside a clue elsewhere, e.g. the build's INT8 flag).")
     severity: Severity | None = Field(
         default=None,
         description="Trigger only: the severity of the diagnosis when this trigger fired the entry, instead of the "
@@ -103,6 +108,8 @@ class Signature(_Strict):
     def _severity_on_triggers(self) -> Signature:
         if self.severity is not None and self.role != "trigger":
             raise ValueError(f"signature {self.id!r}: `severity` is for triggers only (this one is a {self.role})")
+        if self.requires and self.role != "trigger":
+            raise ValueError(f"signature {self.id!r}: `requires` is for triggers only (this one is a {self.role})")
         return self
 
     def effective_weight(self) -> float:
@@ -249,8 +256,14 @@ class Entry(_Strict):
     examples: Examples
     todo: list[str] = Field(default_factory=list, description="Known gaps, recorded rather than hidden.")
 
-    @model_validator(mode="after")
-    def _conventions(self) -> Entry:
+    def live_triggers(self, matched: Collection[str]) -> list[str]:
+        """The ids of the triggers among `matched` (signature ids that matched) that count: a trigger with `requires`
+        counts only beside one of those supports."""
+        return [s.id for s in self.match.signatures if s.role == "trigger" and s.id in matched
+                and (not s.requires or any(r in matched for r in s.requires))]
+
+    def _check_signatures(self) -> list[str]:
+        """The signature ids, after checking that they are unique, that one is a trigger and what `requires` names."""
         ids = [s.id for s in self.match.signatures]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
@@ -260,7 +273,16 @@ class Entry(_Strict):
         for req in self.match.requires:
             if req not in ids:
                 raise ValueError(f"match.requires: {req!r} is not a signature id of this entry")
-        ids = [*ids, *FACTS]
+        supports = {s.id for s in self.match.signatures if s.role == "support"}
+        for sig in self.match.signatures:
+            for req in sig.requires:
+                if req not in supports:
+                    raise ValueError(f"match.signatures.{sig.id}.requires: {req!r} is not a support signature of this entry")
+        return ids
+
+    @model_validator(mode="after")
+    def _conventions(self) -> Entry:
+        ids = [*self._check_signatures(), *FACTS]
         for i, cause in enumerate(self.causes):
             for sid in (*cause.when, *cause.unless):
                 if sid not in ids:
