@@ -10,6 +10,7 @@ from its own thread
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 
 from troubleshooter.core.logs import parse_line
@@ -26,6 +27,15 @@ entries' examples alike is a suggestion, not a verdict."""
 MAX_CONFIDENCE = 0.5
 """A promoted diagnosis is never a confident claim: its confidence is at most this."""
 MAX_PROMOTIONS = 3
+_DECISIVE = re.compile(r"\[(?:Convolution|Deconvolution|Fully Connected|Scale|Matrix Multiply|Shuffle|Resize|Slice)\]"
+                       r"|\b(?:ConvTranspose|Deconv\w*|PWN|QuantizeLinear|DequantizeLinear|ForeignNode|INT8|FP16|FP8)\b")
+"""Words that name a layer's type or a precision: a line resembles an example only if it holds every such word the
+example holds (a `[Convolution]` is not a `[Deconvolution]`, a plain node is not a Conv + PWN fusion), whatever the
+rest of the text shares."""
+
+
+def _decisive(text: str) -> set[str]:
+    return set(_DECISIVE.findall(text))
 
 
 def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], entries: dict[str, Entry],
@@ -48,6 +58,8 @@ def promote(unexplained: Sequence[Unexplained], diagnoses: Sequence[Diagnosis], 
                 or best.id in have or best.id in seen or best.id not in entries
                 or entries[best.id].severity != "error"
                 or sum(d.matched_by == "similarity" for d in found) >= MAX_PROMOTIONS):
+            return False
+        if best.example is not None and not _decisive(best.example) <= _decisive(u.text):
             return False
         return near_miss is None or near_miss(best.id, parse_line(u.line, u.text).text) < best.score
 
