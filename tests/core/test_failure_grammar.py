@@ -266,6 +266,9 @@ ERRORS = [
      'GstMessageError, gerror=(GError)NULL, debug=(string)"gstnvmsgbroker.cpp\\(401\\):\\ '
      'legacy_gst_nvmsgbroker_start\\ \\(\\):\\ /GstPipeline:pipeline0/GstNvMsgBroker:nvmsg-broker:\\012unable\\ '
      'to\\ connect\\ to\\ broker\\ library"; ##########################'),
+    ("real Python logging's dashed fields, open-mmlab/mmdeploy#2328",
+     "2023-11-28:11:00:01 - root - ERROR - The shape of the mask [100] at index 0 does not match the shape of the "
+     "indexed tensor [99, 640, 640] at index 0"),
     ("real the ONNX checker's context line, NVIDIA/Model-Optimizer#156",
      "==> Context: Bad node spec for node. Name: onnx::MatMul_4725_DequantizeLinear OpType: DequantizeLinear"),
     ("real Visual Studio's unhandled exception in a Chinese locale, PaddlePaddle/Paddle#30026",
@@ -343,6 +346,7 @@ NOT_ERRORS = [
     "make[1]: Leaving directory '/src/build'",
     "cudaSetDevice() succeeded",
     "Collecting tensorrt==10.8.0.43",
+    "2023-11-28:10:59:12 - root - INFO - Finish pipeline mmdeploy.apis.pytorch2onnx.torch2onnx",
     "WARNING: The candidate selected for download or install is a yanked version: 'somepkg' candidate (version 1.2.0)",
 ]
 
@@ -380,11 +384,17 @@ TRACEBACKS = [
      "  File \"detectnet.py\", line 53, in <module>\n    net = detectNet(args.network, sys.argv, args.threshold)\n"
      "Exception: jetson.inference -- detectNet failed to load network\n",
      "Exception: jetson.inference -- detectNet failed to load network"),
+    # real (ray-project/ray-llm#124, first-sight batch 19): Ray's "(ServeController pid=910) " before every line
+    ("(ServeController pid=910) WARNING 2024-01-22 10:33:24,218 controller 910 application_state.py:742 - Deploying "
+     "app 'ray-llm' failed with exception:\n(ServeController pid=910) Traceback (most recent call last):\n"
+     "(ServeController pid=910)   File \"pydantic/main.py\", line 522, in pydantic.main.BaseModel.parse_obj\n"
+     "(ServeController pid=910) ValueError: dictionary update sequence element #0 has length 1; 2 is required\n",
+     "(ServeController pid=910) ValueError: dictionary update sequence element #0 has length 1; 2 is required"),
 ]
 
 
 @pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["source-line-with-failure-words", "cpp-terminate-what",
-                                                           "bare-exception"])
+                                                           "bare-exception", "ray-worker-prefix"])
 def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
     report = diagnose(log)
     assert report.first_error is not None and report.first_error.text.strip() == lead
@@ -465,3 +475,17 @@ def test_a_glib_critical_check_leads_only_a_paste_that_holds_nothing_else() -> N
     assert report.first_error is not None and report.first_error.text.startswith("Failed to load config file")
     alone = diagnose(critical + "\n")
     assert alone.exit_status == 1 and alone.first_error is not None and "CRITICAL" in alone.first_error.text
+
+
+def test_a_traceback_cut_before_its_exception_does_not_lead_ahead_of_the_failure_it_reports() -> None:
+    # real (blakeblackshear/frigate#8196, first-sight batch 19): TensorRT's deserialization failure behind Frigate's
+    # logger, then the detector process's traceback, cut before its exception line
+    log = ("2023-10-17 10:59:55.747518630  [2023-10-17 10:59:55] frigate.detectors.plugins.tensorrt ERROR   : 4: "
+           "[runtime.cpp::deserializeCudaEngine::66] Error Code 4: Internal Error (Engine deserialization failed.)\n"
+           "2023-10-17 10:59:55.751334046  Process detector:tensorrt:\n"
+           "2023-10-17 10:59:55.751783913  Traceback (most recent call last):\n"
+           "2023-10-17 10:59:55.751797243    File \"/usr/lib/python3.9/multiprocessing/process.py\", line 315, in "
+           "_bootstrap\n2023-10-17 10:59:55.751798063      self.run()\n")
+    report = diagnose(log)
+    assert report.failure and report.first_error is None
+    assert report.diagnoses[0].evidence[0].line == 1

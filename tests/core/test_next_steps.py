@@ -442,3 +442,24 @@ def test_the_windows_form_lists_packages_with_findstr() -> None:
     steps = first_error_steps("AttributeError: module 'pyds' has no attribute 'MODE_GPU'", Environment(platform="windows"))
     assert steps[0].command is not None and "findstr /i pyds" in steps[0].command.code
     assert "grep" not in steps[0].command.code
+
+
+# batch 19's unexplained lines whose words say what failed (real lines; first-sight/batch-19 holds each paste)
+BATCH_19_LINES = [
+    # NVIDIA-AI-IOT/CUDA-PointPillars#93: a Git LFS pointer in place of the ONNX model
+    ('[libprotobuf ERROR google/protobuf/text_format.cc:298] Error parsing text-format onnx2trt_onnx.ModelProto: 1:9: '
+     'Message type "onnx2trt_onnx.ModelProto" has no field named "version".', "(it starts with `version`)", "git lfs pull"),
+    # tensorlayer/hyperpose#299: an empty UFF file
+    ("ERROR: UffParser: Unsupported number of graph 0", "holds no graph", "ls -l *.uff"),
+    # Star-Clouds/CenterFace#71: a host array that does not fit the engine's input buffer
+    ("pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument", "`cuMemcpyHtoDAsync` refused the copy", None),
+    # dusty-nv/jetson-inference#650: a relative image path from another folder
+    ("Exception: jetson.utils -- failed to create videoSource device", "could not open the videoSource", "/dev/video"),
+]
+
+
+@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "video"])
+def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | None) -> None:
+    first = first_error_steps(line, Environment(platform="linux"))[0]
+    assert says in first.text
+    assert (first.command is None) if command is None else (first.command is not None and command in first.command.code)

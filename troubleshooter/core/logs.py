@@ -67,6 +67,8 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
     # ROS 2 launch: "[autoware_bevfusion_node-1] ", "[detectnet-2] " (the node's name and its process number)
     (r"\[[A-Za-z_][\w.]{0,62}-\d{1,3}\]\s+(?=\S)", None, False),
+    # Ray: "(ServeController pid=910) ", "(pid=1234, ip=10.0.0.5) ", "(RayWorker pid=77) " before a worker's line
+    (r"\((?:[A-Za-z_][\w.:-]{0,80} )?pid=\d+(?:, ip=[\d.]+)?\)\s+(?=\S)", None, False),
     # syslog / journalctl: "Nov  3 10:02:25 jetbot-2G nvargus-daemon[5043]: "
     (r"[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]{1,60}(?:\[\d+\])?: ", None, False),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
@@ -146,6 +148,8 @@ _LEVEL_FIELD = re.compile(
     r"|\[(?:\d{2,4}[-/])?\d{1,2}[-/]\d{1,2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+(?P<brk>ERROR|FATAL|CRITICAL|WARN|WARNING)\b"
     # Python logging in padded columns: "[2023-10-19 22:08:27] frigate.record   ERROR   : list index out of range"
     r"|(?:^|\]\s)\s*[a-z_][\w.]{1,60}\s{2,}(?P<col>ERROR|CRITICAL|FATAL|WARNING)\s*: "
+    # Python logging's dashed fields: "2023-11-28:11:00:01 - root - ERROR - The shape of the mask ..." (MMDeploy)
+    r"|(?:^|\s)-\s[\w.<>-]{1,60}\s-\s(?P<dash>ERROR|CRITICAL|FATAL|WARNING)\s-\s"
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""

@@ -653,6 +653,39 @@ _KINDS: tuple[_Kind, ...] = (
           "add it; otherwise use a model the release supports.",
           "pip show tensorrt_llm optimum transformers 2>/dev/null | grep -E '^(Name|Version)'",
           windows="pip show tensorrt_llm optimum transformers"),
+    # the model file is not a binary ONNX model: protobuf fell back to reading it as text and stopped on its first
+    # line (a Git LFS pointer starts "version https://git-lfs..."; a failed download is an HTML page)
+    _Kind(_rx(r"Error parsing text-format (?:onnx2trt_onnx|onnx)\.ModelProto: 1:\d+: (?:.{0,120}?no field named "
+              r"\\?\"(?P<name>\w+)\\?\"|.{0,200})"),
+          "The model file is not a binary ONNX model: the parser read it as text and stopped on its first line[[ (it "
+          "starts with `{name}`)]]. A file that starts with \"version https://git-lfs\" is a Git LFS pointer (the "
+          "repository's large files were not fetched); an HTML page or a short text is a failed download. Look at its "
+          "size and first bytes, then fetch the real file.",
+          "ls -l model.onnx; head -c 200 model.onnx | cat -v      # the file the program opened\n"
+          "git lfs install && git lfs pull   # in the project's git checkout",
+          windows="Get-Item model.onnx | Select-Object Length; Get-Content model.onnx -TotalCount 3\n"
+          "git lfs install; git lfs pull   # in the project's git checkout"),
+    # the UFF file holds no graph: the conversion that wrote it failed, or the program opened another (empty) file
+    _Kind(_rx(r"UffParser: Unsupported number of graph (?P<name>0)\b"),
+          "The .uff file the parser opened holds no graph: it is empty or not a UFF file (a conversion that failed or "
+          "wrote nothing, a model that was never downloaded, or a path that resolves to another file from the folder the "
+          "program runs in). Check the file's size and path, and convert it again reading that step's own output.",
+          "ls -l *.uff; pwd"),
+    # a host/device copy refused: the host array does not fit the device buffer sized from the engine's bindings
+    _Kind(_rx(r"(?P<name>cuMemcpy(?:HtoD|DtoH|DtoD)\w*|memcpy_(?:htod|dtoh)\w*) failed: invalid argument"),
+          "`{name}` refused the copy: the host array and the device buffer do not fit each other, or the buffer is not "
+          "valid in the CUDA context that is current. The buffer was sized from the engine's binding shape and type: an "
+          "array of another shape, dtype or layout (an image resized to another size, float64 instead of float32, a "
+          "non-contiguous view) does not fit it; with two engines or threads, each buffer belongs to the context it was "
+          "allocated in (push that context before its copies). Print the engine's input shape and the array's.",
+          None, program=True),
+    # jetson-utils could not open the input or output the script named
+    _Kind(_rx(r"jetson\.utils -- failed to create (?P<name>videoSource|videoOutput) device|"
+              r"(?P<name>videoSource|videoOutput) -- failed to create"),
+          "jetson-utils could not open the {name} the script was given: a file path that does not exist from the folder "
+          "the script runs in (give the full path), a camera that is not there (/dev/video0, csi://0), or a URI form it "
+          "does not know. Check the path and the devices.",
+          "ls -l \"$(pwd)\"; ls /dev/video* 2>/dev/null", program=True),
     # Python's words for code written against another release of a library: a module without the name the code
     # imports or calls ("module 'nvidia.dali' has no attribute 'pipeline_def'", "cannot import name 'QuantConfig' from
     # 'tensorrt_llm.models.modeling_utils' (/usr/.../modeling_utils.py)"), and a call the installed signature does not take
