@@ -460,6 +460,9 @@ def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_
     # real (the-database/VideoJaNai#65, batch 17): an engine cache named after the release and the GPU
     ("[aji:1] trtexec failed building engine for 2x_model (see D:\\GGG\\onnx\\2x_model.3162014977.trt-11.0.0"
      ".gpu-NVIDIA-GeForce-RTX-4070-Ti-SUPER-sm8.engine.build.log)\n", "11.0.0"),
+    # real (Natsu-Akatsuki/RangeNet-TensorRT#26, batch 19): an engine file named after the release, three parts, .trt
+    ("[INFO] Trying to deserialize previously stored: /home/rangenet/rangenet/src/rangenet/model/model_10.6.0.trt\n",
+     "10.6.0"),
 ])
 def test_the_release_the_app_or_pip_says_is_installed(text: str, release: str) -> None:
     assert diagnose(text).environment.tensorrt_version == release

@@ -463,3 +463,17 @@ def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | No
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text
     assert (first.command is None) if command is None else (first.command is not None and command in first.command.code)
+
+
+@pytest.mark.parametrize(("line", "platform", "command"), [
+    # real, first-sight batch 19: collect2's summary without the linker's lines (dlunion/tensorRTIntegrate#9), FindCUDA's
+    # summary without nvcc's (dusty-nv/jetson-inference#22); make's summary from batch 19's centerpoint-livox paste
+    ("collect2: error: ld returned 1 exit status", "linux", "make -j1 2>&1 | tee build.log"),
+    ("CMake Error at jetson-inference_generated_cudaOverlay.cu.o.cmake:264 (message):", "jetson", "grep -n -m5"),
+    ("gmake: *** [Makefile:146: all] Error 2", "windows", "Tee-Object build.log"),
+])
+def test_a_build_summary_says_the_line_that_says_why_is_missing(line: str, platform: str, command: str) -> None:
+    steps = first_error_steps(line, Environment(platform=platform))
+    assert "summary of a failure" in steps[0].text and "missing from the paste" in steps[0].text
+    assert steps[0].command is not None and command in steps[0].command.code
+    assert "NvInferVersion.h" in (steps[1].command.code if steps[1].command else "")

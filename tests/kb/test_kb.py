@@ -105,3 +105,17 @@ def test_capture_names_are_the_compiled_groups() -> None:
     made_up = entry.model_copy(update={"match": entry.match.model_copy(update={"signatures": sigs, "requires": []})})
     assert capture_names(made_up) == {"node", "layer"}
     assert any(capture_names(e) for e in load_kb().entries)
+
+
+def test_every_trigger_gets_a_cause() -> None:
+    """A trigger that no cause's `when:` names, in an entry whose causes are all conditional, would fire a diagnosis
+    with no why (teardown-order's builder wording once did)."""
+    from troubleshooter.kb.loader import load_kb
+
+    orphans = []
+    for e in load_kb().entries:
+        whens = {w for c in e.causes for w in c.when}
+        if any(not c.when for c in e.causes):
+            continue
+        orphans += [f"{e.id}:{s.id}" for s in e.match.signatures if s.role == "trigger" and s.id not in whens]
+    assert not orphans, orphans

@@ -147,6 +147,9 @@ FACTS: list[FactPattern] = [
     # an engine file named after the release that built it: "..._10.12.0.36.trt", "clip.trt10.9.0.34.plan"
     _p("tensorrt_version", (".trt", ".engine", ".plan"),
        r"(?:[_\-.]|\btrt)(?P<v>(?:[5-9]|1\d)\.\d+\.\d+\.\d+)\.(?:trt|engine|plan)\b", _short, 0),
+    # ... or with three parts before ".trt" (RangeNet's "model_10.6.0.trt"); not ".engine", which a model's own release
+    # names as often ("yolov5s_6.1.0.engine")
+    _p("tensorrt_version", (".trt",), r"[_-](?P<v>(?:[7-9]|1[01])\.\d+\.\d+)\.trt\b", _short, 0),
     # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
     _p("tensorrt_version", ("libnvinfer", "libnvonnxparser"),
        r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)", None, 0),

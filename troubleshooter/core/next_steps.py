@@ -777,6 +777,21 @@ _BUILD_FAILED = ("The build stopped at this compile, link or configure step, bef
                  "this machine has (a header or library of another release gives errors like this one).")
 _BUILD_VERSIONS = ("gcc --version | head -1; nvcc --version | tail -2; cmake --version | head -1\n"
                    "find / -name NvInferVersion.h 2>/dev/null | head -3   # the TensorRT headers the build may take")
+_BUILD_SUMMARY = re.compile(
+    r"^(?:\d+ errors? detected in the compilation of|Error limit reached\.|Compilation terminated\."
+    r"|CMake Error at \S+\.cmake:\d+ \(message\):|Error generating file\b|collect2(?:\.exe)?: error: ld returned \d+"
+    r"|(?:g?make|mingw32-make|ninja)(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped"
+    r"|\S+: recipe for target .{1,200} failed)")
+"""A build's summary of a failure (nvcc's error count, FindCUDA's "Error generating file", collect2's exit status,
+make's "*** [...] Error N"): the line that says why comes before it."""
+_BUILD_SUMMARY_TEXT = ("This line is the build's summary of a failure. The line that says why - the compiler's "
+                       "`file:line: error: ...`, or the linker's `undefined reference` / `cannot find -lX` - comes before "
+                       "it, and no such line was read here: it is missing from the paste. Build again with one job, keep "
+                       "the whole output, and read its first error line.")
+_BUILD_AGAIN = ("make -j1 2>&1 | tee build.log        # or: cmake --build build -j 1 2>&1 | tee build.log\n"
+                "grep -n -m5 -E \"error|undefined reference|cannot find\" build.log")
+_BUILD_AGAIN_WINDOWS = ("cmake --build build -j 1 2>&1 | Tee-Object build.log\n"
+                        "Select-String -Path build.log -Pattern \"error\" | Select-Object -First 5")
 _PROJECT_TRACKER = ("If the script is a project's (a repository's demo, export or install script), search that project's "
                     "issues for this line, then ask there with the exact command, the whole output and the project's "
                     "release or commit; the error is in its code or its use, not in TensorRT.")
@@ -842,6 +857,13 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
         if found[0].program:
             return [first, _step(_PROJECT_TRACKER)]
         return [first, _step(_report_text(stack, env)) if stack is not None else _ask_upstream(env)]
+    if not tensorrt_own and _BUILD_SUMMARY.search(payload):
+        # The first error line the paste holds is the build's summary: the compiler's or linker's own line, which says
+        # why, came before it and was not pasted
+        windows = env.platform == "windows"
+        return [_step(_BUILD_SUMMARY_TEXT, _BUILD_AGAIN_WINDOWS if windows else _BUILD_AGAIN,
+                      "powershell" if windows else "bash"),
+                _step(_BUILD_FAILED, _BUILD_VERSIONS), _step(_PROJECT_TRACKER)]
     if not tensorrt_own and _BUILD_TOOL.search(payload):
         # A compile, link or configure step failed: the stack's runtime steps (its verbose log, its config) do not
         # apply to a build that never produced the program.
