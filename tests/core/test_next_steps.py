@@ -261,6 +261,9 @@ def test_pypis_placeholder_package_is_named_before_the_generic_pip_step() -> Non
                                      (16, "The package you are trying to install is only a placeholder project on "
                                           "PyPI.org repository.")])
     assert steps[0].text.startswith("Line 16 says what failed:") and "placeholder" in steps[0].text
+    # NVIDIA/TensorRT-LLM#626 (batch 19): the real package is on NVIDIA's index, not a `tensorrt` from PyPI
+    assert steps[0].command is not None and "--extra-index-url https://pypi.nvidia.com" in steps[0].command.code
+    assert "install tensorrt " not in steps[0].command.code
 
 
 def test_tensorrts_own_error_code_line_keeps_the_tensorrt_steps() -> None:

@@ -186,11 +186,12 @@ _KINDS: tuple[_Kind, ...] = (
           "python --version; python -m pip --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
           program=True),
     _Kind(_rx(r"The package you are trying to install is only a placeholder project on PyPI"),
-          "The package is only a placeholder on PyPI (nvidia-tensorrt, nvidia-pyindex era): the project's requirements pin "
-          "a name that was never published there. Install the real package instead - `tensorrt` (or tensorrt-cu12 / "
-          "-cu11) from PyPI - and change the requirement; TensorRT has no macOS build, so on a Mac the TensorRT part of "
-          "the project cannot be installed at all.",
-          "python -m pip install tensorrt   # in place of nvidia-tensorrt in requirements.txt", program=True),
+          "The package pip fetched is only a placeholder on PyPI (a PyPI mirror serves the same one): the real package is "
+          "on NVIDIA's index, and the message's next lines give the command. For tensorrt-llm and NVIDIA's other "
+          "packages, install from https://pypi.nvidia.com; for the old nvidia-tensorrt name, install `tensorrt` (or "
+          "tensorrt-cu12 / -cu11) and change the requirement. TensorRT has no macOS build.",
+          "python -m pip install --no-cache-dir --extra-index-url https://pypi.nvidia.com <the package the message names>",
+          program=True),
     _PIP_SOURCE,
     # pip's step statuses say which package only on the lines after them: the same step, weakly
     _PIP_SOURCE._replace(pattern=_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
