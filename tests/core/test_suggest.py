@@ -57,3 +57,19 @@ def test_an_error_line_matched_only_by_a_support_of_an_entry_that_did_not_fire_i
     assert report.failure
     assert report.first_error is not None and report.first_error.line == 2
     assert all(d.id != "int8-grouped-conv-alignment" for d in report.diagnoses)
+
+
+def test_the_tensorrt_attributes_the_suggester_knows_hold_the_kbs() -> None:
+    """build-failed-cascade's NoneType trigger names the TensorRT attributes it reads as a failed build or load;
+    the suggester's own list (`_TENSORRT_ATTRIBUTES`, which groups such lines as one subject) must hold each of them,
+    so a line the KB reads is never told it resembles a different object's None."""
+    import re
+
+    from troubleshooter.core.suggest import _TENSORRT_ATTRIBUTES
+    from troubleshooter.kb.loader import load_kb
+
+    entry = next(e for e in load_kb().entries if e.id == "build-failed-cascade")
+    sig = next(s for s in entry.match.signatures if s.id == "none-engine-attr")
+    m = re.search(r"\(\?P<attr>([^)]*)\)", sig.regex)
+    assert m is not None
+    assert set(m.group(1).split("|")) <= _TENSORRT_ATTRIBUTES
