@@ -350,14 +350,14 @@ def test_causes_with_their_evidence_in_the_log_first_then_the_better_established
 
 
 def test_a_sentence_the_log_contradicts_is_not_said() -> None:
-    """The plugin entry's "trtexec does this itself" is not said to a user whose trtexec failed."""
+    """The plugin entry's "trtexec registers those itself" is not said to a user whose trtexec failed."""
     line = ("[E] [TRT] 1: [pluginV2Runner.cpp::load::300] Error Code 1: Serialization (Serialization assertion "
             "creator failed.Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin Registry)")
     from_trtexec = diagnose("&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.engine\n" + line)
     from_python = diagnose("[TRT] TensorRT version: 8.6.1\n" + line)
     said = {r.environment.front_end: " ".join(r.diagnoses[0].causes) for r in (from_trtexec, from_python)}
-    assert "trtexec does this itself" not in said["trtexec"] and "trtexec found no creator" in said["trtexec"]
-    assert "trtexec does this itself" in said[None]
+    assert "trtexec registers those itself" not in said["trtexec"] and "trtexec found no creator" in said["trtexec"]
+    assert "trtexec registers those itself" in said[None]
 
 
 def test_a_wrapped_line_keeps_trying_its_joinings_until_a_trigger_matches() -> None:

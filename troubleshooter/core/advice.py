@@ -194,6 +194,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             continue
         steps: list[str] = []
         detail: list[FixStep] = []
+        kept_platforms: list[Sequence[Platform]] = []
         for step in fx.steps:
             if not fits(step) or not in_language(step):
                 continue
@@ -206,13 +207,26 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 text = f"({label}) {text}"
             lang = (step.lang or "text").lower()
             cmd = Command.model_construct(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
+            kept_platforms.append(step.platforms or fx.platforms)
             detail.append(FixStep.model_construct(text=text, command=cmd))
             steps.append(text + (f"\n{cmd.code}" if cmd else ""))
         if steps:
+            # within a fix, a step for only some of the platforms the log leaves possible comes after the steps that
+            # fit them all (a Jetson's step after the Linux one, when a Linux path could be either)
+            order = sorted(range(len(steps)), key=lambda i: _for_some_only(kept_platforms[i], possible))
+            steps, detail = [steps[i] for i in order], [detail[i] for i in order]
             fix = Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail)
-            out.append((0 if specific(fx) else 1, len(out), fix))
+            # a fix for only some of the platforms the log leaves possible (a Jetson's, when a Linux path could be
+            # either) comes after the fixes that fit them all
+            narrower = all(_for_some_only(plats, possible) for plats in kept_platforms)
+            out.append((2 * (0 if specific(fx) else 1) + int(narrower), len(out), fix))
     # A fix written for what this log shows (a signature it matched, its stack) comes before the general ones.
     return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]
+
+
+def _for_some_only(platforms: Sequence[Platform], possible: Collection[Platform] | None) -> bool:
+    """A step or fix for only some of the platforms the log leaves possible (none known: never)."""
+    return possible is not None and bool(platforms) and not set(possible) <= set(platforms)
 
 
 def releases_label(spec: str) -> str:
