@@ -167,3 +167,18 @@ def test_a_step_for_the_tool_that_wrote_the_onnx_shows_only_when_the_log_names_i
             assert "tf2onnx.convert" not in steps and "from_keras" not in steps
         else:
             assert word in steps
+
+
+def test_a_step_for_only_some_possible_platforms_comes_after_the_one_for_all() -> None:
+    """tensorflow/serving#1914 (first-sight batch 19): a TF Serving image on x86 whose Linux paths could also be a
+    Jetson's; the CUDA-library step that fits both comes before the Jetson container-runtime step."""
+    from pathlib import Path
+
+    from troubleshooter import diagnose
+
+    log = Path(__file__).resolve().parents[2] / "sample_logs" / "first-sight" / "batch-19" / "u-tf-serving-1914.log"
+    report = diagnose(log.read_text(encoding="utf-8"))
+    assert report.environment.platform == "linux" and "jetson" in report.environment.platform_alternatives
+    first_fix = report.diagnoses[0].fixes[0]
+    assert not first_fix.detail[0].text.startswith("(Jetson)")
+    assert any(step.text.startswith("(Jetson)") for step in first_fix.detail[1:])
