@@ -266,6 +266,9 @@ ERRORS = [
      'GstMessageError, gerror=(GError)NULL, debug=(string)"gstnvmsgbroker.cpp\\(401\\):\\ '
      'legacy_gst_nvmsgbroker_start\\ \\(\\):\\ /GstPipeline:pipeline0/GstNvMsgBroker:nvmsg-broker:\\012unable\\ '
      'to\\ connect\\ to\\ broker\\ library"; ##########################'),
+    ("real GNU ld in a Chinese locale, shouxieai/tensorRT_Pro#155 (first-sight batch 20)",
+     "/usr/local/TensorRT-7.0.0.11/lib/libnvinfer.so\uff1a\u5bf9\u2018cudaStreamDestroy@libcudart.so.10.0\u2019"
+     "\u672a\u5b9a\u4e49\u7684\u5f15\u7528"),
     ("real Python logging's dashed fields, open-mmlab/mmdeploy#2328",
      "2023-11-28:11:00:01 - root - ERROR - The shape of the mask [100] at index 0 does not match the shape of the "
      "indexed tensor [99, 640, 640] at index 0"),
@@ -489,3 +492,13 @@ def test_a_traceback_cut_before_its_exception_does_not_lead_ahead_of_the_failure
     report = diagnose(log)
     assert report.failure and report.first_error is None
     assert report.diagnoses[0].evidence[0].line == 1
+
+
+def test_the_web_uis_script_loading_header_does_not_lead_ahead_of_the_exception_it_announces() -> None:
+    # real (AUTOMATIC1111/stable-diffusion-webui-tensorrt#6, first-sight batch 20): "Error loading script: trt.py", then
+    # the traceback whose exception line says what failed
+    from pathlib import Path
+
+    log = Path(__file__).resolve().parents[2] / "sample_logs" / "first-sight" / "batch-20" / "u-sdwebui-trt-6.log"
+    report = diagnose(log.read_text(encoding="utf-8"))
+    assert report.first_error is None and report.diagnoses[0].id == "python-package-missing"

@@ -456,12 +456,15 @@ BATCH_19_LINES = [
     ("ERROR: UffParser: Unsupported number of graph 0", "holds no graph", "ls -l *.uff"),
     # Star-Clouds/CenterFace#71: a host array that does not fit the engine's input buffer
     ("pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument", "`cuMemcpyHtoDAsync` refused the copy", None),
+    # dusty-nv/jetson-inference#1017 (batch 20): jetson-utils built without NumPy
+    ("AttributeError: module 'jetson.utils' has no attribute 'cudaToNumpy'", "built without NumPy support",
+     "sudo make install"),
     # dusty-nv/jetson-inference#650: a relative image path from another folder
     ("Exception: jetson.utils -- failed to create videoSource device", "could not open the videoSource", "/dev/video"),
 ]
 
 
-@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "video"])
+@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "numpy", "video"])
 def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | None) -> None:
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text

@@ -167,11 +167,14 @@ _PARSER_FRAME = re.compile(
     r"|: in function [`'][^`']{1,400}':\s*$"
     # GLib's g_critical (GStreamer, DeepStream): a failed check the program goes on after, often a consequence of the
     # line that says what failed ("Failed to load config file"); it leads only a paste that holds nothing else
-    r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: ")
+    r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: "
+    # AUTOMATIC1111's web UI announcing the traceback of a script or extension it could not load or run
+    r"|^(?:\*\*\* )?Error (?:loading script|running (?:install\.py|preload\(\)|callback)|executing callback)\b.{0,300}$")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
 ("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers, the
-linker's "in function" header, GLib's CRITICAL checks. A failure (a report is printed only on one), but the context
-of the line that says why, which leads instead; such a line leads only a paste that holds nothing else."""
+linker's "in function" header, GLib's CRITICAL checks, the web UI's "Error loading script: X". A failure (a report is
+printed only on one), but the context of the line that says why, which leads instead; such a line leads only a paste
+that holds nothing else."""
 
 
 def is_exception_line(text: str) -> bool:
@@ -248,6 +251,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^X Error of failed request: |\bwas not (?:created|built|installed|loaded|completed) successfully\b"
     # GNU make's own fatal form, `$(error ...)` included: "Makefile:236: *** <message>.  Stop."
     r"|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$"
+    # GNU ld in a Chinese locale: "对‘symbol’未定义的引用" (undefined reference to `symbol')
+    r"|\u672a\u5b9a\u4e49\u7684\u5f15\u7528"
     # a native call that failed with its code, in the program's words ("NvAFX_Load() failed with error 1"); GStreamer's
     # error message as a Python app prints it ("GstMessageError, gerror=(GError)NULL, debug=..."); the ONNX checker's
     # context line under its validation error
@@ -458,7 +463,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  # native calls, CUDA's error names, exit codes, glibc's heap checks, NTSTATUS names
                  "_STATUS_", "exit code", "exit status", "with code", "with status", "returned", "free(): ",
                  "malloc(): ", "malloc_consolidate", "double free", "corrupted ", "munmap_chunk", "stack smashing",
-                 "*** Error in", "yanked version", ": *** ", "() failed", "GstMessageError", "Bad node spec",
+                 "*** Error in", "\u672a\u5b9a\u4e49\u7684\u5f15\u7528", "yanked version", ": *** ", "() failed",
+                 "GstMessageError", "Bad node spec",
                  "Process received signal", "Signal: ", "OP_REQUIRES", "C++ Call Stacks", "C++ Traceback", "make: ***",
                  "make[", "ninja: ***", "rguments", "nvalid option", "nknown option", "nknown flag", "nrecognized",
                  "rror occurred", "rror occured", "rror has occurred", "rror happened", "mismatch", "error CS",

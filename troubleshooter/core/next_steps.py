@@ -687,6 +687,15 @@ _KINDS: tuple[_Kind, ...] = (
           "the script runs in (give the full path), a camera that is not there (/dev/video0, csi://0), or a URI form it "
           "does not know. Check the path and the devices.",
           "ls -l \"$(pwd)\"; ls /dev/video* 2>/dev/null", program=True),
+    # jetson-utils built without NumPy: its NumPy converters do not exist (dusty-nv/jetson-inference#1017, the
+    # maintainer: rebuild and reinstall after installing NumPy)
+    _Kind(_rx(r"module 'jetson[._]utils' has no attribute '(?P<name>cuda(?:To|From)Numpy)'"),
+          "jetson-utils was built without NumPy support (its CMake step did not find NumPy for this Python), so "
+          "`{name}` does not exist. Install NumPy for the Python that runs the script, then configure, build and "
+          "install jetson-inference again - installing NumPy alone does not add the converters.",
+          "sudo apt-get install python3-numpy libpython3-dev\n"
+          "cd jetson-inference/build && cmake ../ && make -j$(nproc) && sudo make install && sudo ldconfig",
+          program=True),
     # Python's words for code written against another release of a library: a module without the name the code
     # imports or calls ("module 'nvidia.dali' has no attribute 'pipeline_def'", "cannot import name 'QuantConfig' from
     # 'tensorrt_llm.models.modeling_utils' (/usr/.../modeling_utils.py)"), and a call the installed signature does not take
