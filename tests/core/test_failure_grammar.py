@@ -266,6 +266,9 @@ ERRORS = [
      'GstMessageError, gerror=(GError)NULL, debug=(string)"gstnvmsgbroker.cpp\\(401\\):\\ '
      'legacy_gst_nvmsgbroker_start\\ \\(\\):\\ /GstPipeline:pipeline0/GstNvMsgBroker:nvmsg-broker:\\012unable\\ '
      'to\\ connect\\ to\\ broker\\ library"; ##########################'),
+    ("real ROS 2 launch's epoch time before its level, dusty-nv/jetson-inference#1778 (first-sight batch 20)",
+     "1704759117.7718298 [ERROR] [launch]: Caught exception in launch (see debug for traceback): invalid syntax "
+     "(video_source.ros2.launch, line 1)"),
     ("real GNU ld in a Chinese locale, shouxieai/tensorRT_Pro#155 (first-sight batch 20)",
      "/usr/local/TensorRT-7.0.0.11/lib/libnvinfer.so\uff1a\u5bf9\u2018cudaStreamDestroy@libcudart.so.10.0\u2019"
      "\u672a\u5b9a\u4e49\u7684\u5f15\u7528"),
@@ -350,6 +353,7 @@ NOT_ERRORS = [
     "cudaSetDevice() succeeded",
     "Collecting tensorrt==10.8.0.43",
     "2023-11-28:10:59:12 - root - INFO - Finish pipeline mmdeploy.apis.pytorch2onnx.torch2onnx",
+    "1704759117.6037271 [INFO] [launch]: Default logging verbosity is set to INFO",  # real, the same paste
     "WARNING: The candidate selected for download or install is a yanked version: 'somepkg' candidate (version 1.2.0)",
 ]
 

@@ -85,6 +85,8 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?", "glib", False),
     # ISO timestamp, optionally bracketed.
     (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False),
+    # a Unix epoch time before a bracketed field (ROS 2 launch: "1704759117.6031718 [ERROR] [launch]: ...")
+    (r"\d{10}(?:\.\d{1,9})?\s+(?=\[)", None, False),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "
     (r"\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\]\s*", None, False),
     # glog / Triton: "E0305 12:00:00.123456 1 file.cc:123] "
