@@ -239,28 +239,19 @@ def test_a_warning_trigger_alone_still_exits_1() -> None:
     assert report.exit_status == 1
 
 
-def test_severity_is_only_for_triggers_and_only_the_entry_values() -> None:
+@pytest.mark.parametrize(("signatures", "refused"), [
+    # `severity:` is for triggers only, and only the entry severities
+    ("""    - {id: t, regex: 'boom happened', literals: ["boom happened"]}
+    - {id: s, regex: 'context line', role: support, severity: warning, literals: ["context line"]}""", "triggers only"),
+    ("""    - {id: t, regex: 'boom happened', severity: fatal, literals: ["boom happened"]}""", "severity"),
+    # a trigger's `requires:` names a support signature of the same entry
+    ("""    - {id: t, regex: 'x failed', requires: [nowhere], literals: ["x failed"]}""", "requires"),
+], ids=["severity-on-support", "severity-value", "requires-unknown"])
+def test_signature_options_the_schema_refuses(signatures: str, refused: str) -> None:
     from troubleshooter.errors import KBError
 
-    with pytest.raises(KBError, match="triggers only"):
-        entry("""
-id: bad-support
-title: Bad
-severity: error
-match:
-  signatures:
-    - {id: t, regex: 'boom happened', literals: ["boom happened"]}
-    - {id: s, regex: 'context line', role: support, severity: warning, literals: ["context line"]}
-""")
-    with pytest.raises(KBError, match="severity"):
-        entry("""
-id: bad-value
-title: Bad
-severity: error
-match:
-  signatures:
-    - {id: t, regex: 'boom happened', severity: fatal, literals: ["boom happened"]}
-""")
+    with pytest.raises(KBError, match=refused):
+        entry("id: bad\ntitle: Bad\nseverity: error\nmatch:\n  signatures:\n" + signatures + "\n")
 
 
 # The seed scenario on the real KB: an INT8 calibration failure on 8.6 where InstanceNormalization went
@@ -472,20 +463,6 @@ def test_a_trigger_that_requires_a_clue_does_not_fire_without_it() -> None:
     assert "int8-grouped-conv-alignment" not in ids
     with_int8 = "[11/02/2023-10:11:12] [I] Precision: FP32+INT8\n" + PLAIN_NO_IMPL
     assert "int8-grouped-conv-alignment" in [d.id for d in diagnose(with_int8).diagnoses]
-
-
-def test_requires_names_a_support_of_the_same_entry() -> None:
-    from troubleshooter.errors import KBError
-
-    with pytest.raises(KBError, match="requires"):
-        entry("""
-id: bad-requires
-title: Bad
-severity: error
-match:
-  signatures:
-    - {id: t, regex: 'x failed', requires: [nowhere], literals: ["x failed"]}
-""")
 
 
 def test_a_line_is_not_promoted_to_an_entry_whose_example_names_another_layer_type() -> None:
