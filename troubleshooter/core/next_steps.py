@@ -687,6 +687,17 @@ _KINDS: tuple[_Kind, ...] = (
           "the script runs in (give the full path), a camera that is not there (/dev/video0, csi://0), or a URI form it "
           "does not know. Check the path and the devices.",
           "ls -l \"$(pwd)\"; ls /dev/video* 2>/dev/null", program=True),
+    # TensorRT could not use cuBLAS / cuBLASLt ("cuBLAS Error in initializeCommonContext: 1 (Could not initialize
+    # cublas ...)", TensorRT 8.0's "ltWrapper.cpp::setupHeuristic ... Assertion cublasStatus == CUBLAS_STATUS_SUCCESS")
+    _Kind(_rx(r"(?P<name>cuBLAS(?:Lt)?) Error in \w+: \d+|Could not initialize (?P<name>cublas)"
+              r"|Assertion (?P<name>cublas)(?:Lt)?Status == CUBLAS_STATUS_SUCCESS failed"),
+          "TensorRT could not use {name}: the cuBLAS it loaded does not fit (another CUDA's library on the path; a CUDA "
+          "10.2 without its two patch releases, which TensorRT 7.2 and 8.x's cuBLASLt tactics need - installing them "
+          "fixed onnx-tensorrt#617), or cuBLAS could not get GPU memory when it started. Build once without the cuBLAS "
+          "tactics to see whether cuBLAS is the failing part, then check which cuBLAS the process loads against the "
+          "CUDA TensorRT was built for (or try NVIDIA's TensorRT container, whose CUDA is known to fit).",
+          "trtexec --onnx=model.onnx --tacticSources=-CUBLAS,-CUBLAS_LT      # TensorRT 7.2 to 9.x\n"
+          "ldconfig -p | grep -E 'libcublas(Lt)?\\.so'; nvcc --version | tail -1"),
     # jetson-utils built without NumPy: its NumPy converters do not exist (dusty-nv/jetson-inference#1017, the
     # maintainer: rebuild and reinstall after installing NumPy)
     _Kind(_rx(r"module 'jetson[._]utils' has no attribute '(?P<name>cuda(?:To|From)Numpy)'"),
