@@ -456,6 +456,11 @@ BATCH_19_LINES = [
     ("ERROR: UffParser: Unsupported number of graph 0", "holds no graph", "ls -l *.uff"),
     # Star-Clouds/CenterFace#71: a host array that does not fit the engine's input buffer
     ("pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument", "`cuMemcpyHtoDAsync` refused the copy", None),
+    # tensorflow/tensorflow#45410 (batch 20): apt without NVIDIA's repository
+    ("E: Unable to locate package libnvinfer6", "apt has no package `libnvinfer6`", "apt-cache search libnvinfer"),
+    # astral-sh/uv#6250 (batch 20): uv building TensorRT's source package, whose setup.py needs pip
+    ("  Caused by: Failed to build: `tensorrt-cu12==10.0.1`", "(or poetry, uv) is building `tensorrt-cu12`",
+     "pip index versions tensorrt"),
     # NVIDIA/TensorRT#1414 (batch 20): TensorRT 8.0's cuBLASLt heuristic on CUDA 10.2
     ("[TensorRT] ERROR: 2: [ltWrapper.cpp::setupHeuristic::327] Error Code 2: Internal Error (Assertion cublasStatus == "
      "CUBLAS_STATUS_SUCCESS failed.)", "TensorRT could not use cublas", "--tacticSources=-CUBLAS,-CUBLAS_LT"),
@@ -467,7 +472,7 @@ BATCH_19_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "cublas", "numpy", "video"])
+@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
 def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | None) -> None:
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text

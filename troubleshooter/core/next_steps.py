@@ -120,11 +120,12 @@ def _rx(pattern: str) -> regex.Pattern[str]:
 
 
 _PIP_SOURCE = _Kind(_rx(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
-                    r"|Failed (?:building wheel for|to build) (?P<name>tensorrt[\w-]*)\b"
+                    r"|Failed (?:building wheel for|to build):? [`']?(?P<name>tensorrt[\w-]*)\b"
+                    r"|Failed to fetch wheel: (?P<name>tensorrt[\w-]*)\b"
                     r"|Installing (?P<name>tensorrt[\w-]*) \([\w.]+\): Failed"),
-    "pip (or poetry) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
+    "pip (or poetry, uv) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
     "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
-    "wheels (poetry's isolated build has no pip to fetch them with). List what pip can install, "
+    "wheels (poetry's and uv's isolated builds have no pip to fetch them with). List what pip can install, "
     "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
     "python3-libnvinfer) instead of pip.",
     "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
@@ -171,6 +172,14 @@ _KINDS: tuple[_Kind, ...] = (
           "(the +cudaX.Y suffix must be one the repository has). List the versions apt can see and pin one of those, "
           "or add NVIDIA's repository for the CUDA the version names.",
           "apt-cache madison {name} | head -20", program=True),
+    # apt knows no package of that name: NVIDIA's repository is not added for this release, or the name is not in it
+    _Kind(_rx(r"^E: Unable to locate package (?P<name>\S+)"),
+          "apt has no package `{name}` in the repositories this machine knows: NVIDIA's CUDA repository (which carries "
+          "TensorRT's libnvinfer packages; libnvinferN is TensorRT N) is not added for this Ubuntu release, or that name "
+          "is not published for it. Add NVIDIA's repository for your Ubuntu and CUDA, then list what it has and pin one "
+          "of those.",
+          "apt-cache search libnvinfer | head; ls /etc/apt/sources.list.d/ | grep -i -E 'cuda|nvidia'\n"
+          "lsb_release -rs    # the Ubuntu release whose NVIDIA repository to add", program=True),
     _Kind(_rx(r"^No package (?P<name>\S+) available\."),
           "yum/dnf has no `{name}` in its repositories: that version is not published for this OS and CUDA (the package "
           "name carries both). List the versions the repository has and pin one of those, or add NVIDIA's repository for "
