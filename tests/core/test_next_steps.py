@@ -456,6 +456,9 @@ BATCH_19_LINES = [
     ("ERROR: UffParser: Unsupported number of graph 0", "holds no graph", "ls -l *.uff"),
     # Star-Clouds/CenterFace#71: a host array that does not fit the engine's input buffer
     ("pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument", "`cuMemcpyHtoDAsync` refused the copy", None),
+    # Dominic23331/rtmpose_tensorrt#4 (batch 20): a Chinese Visual Studio's linker, a library TensorRT 8.6 does not ship
+    ("1>LINK : fatal error LNK1104: \u65e0\u6cd5\u6253\u5f00\u6587\u4ef6\u201cmyelin64_1.lib\u201d",
+     "cannot open `myelin64_1.lib`", "Get-ChildItem"),
     # tensorflow/tensorflow#45410 (batch 20): apt without NVIDIA's repository
     ("E: Unable to locate package libnvinfer6", "apt has no package `libnvinfer6`", "apt-cache search libnvinfer"),
     # astral-sh/uv#6250 (batch 20): uv building TensorRT's source package, whose setup.py needs pip
@@ -472,7 +475,7 @@ BATCH_19_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
+@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "lnk1104", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
 def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | None) -> None:
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text
@@ -491,3 +494,11 @@ def test_a_build_summary_says_the_line_that_says_why_is_missing(line: str, platf
     assert "summary of a failure" in steps[0].text and "missing from the paste" in steps[0].text
     assert steps[0].command is not None and command in steps[0].command.code
     assert "NvInferVersion.h" in (steps[1].command.code if steps[1].command else "")
+
+
+def test_a_windows_build_gets_its_version_checks_in_powershell() -> None:
+    # batch 20's judge: Linux commands (gcc, find /) on a Visual Studio build
+    steps = first_error_steps("main.cpp(12): fatal error C1083: Cannot open include file: 'foo.h'", Environment(platform="windows"))
+    build = next(st for st in steps if "build stopped" in st.text)
+    assert build.command is not None and build.command.lang == "powershell"
+    assert "gcc" not in build.command.code and "find /" not in build.command.code

@@ -172,6 +172,17 @@ _KINDS: tuple[_Kind, ...] = (
           "(the +cudaX.Y suffix must be one the repository has). List the versions apt can see and pin one of those, "
           "or add NVIDIA's repository for the CUDA the version names.",
           "apt-cache madison {name} | head -20", program=True),
+    # MSVC's linker cannot open a library the project lists (rtmpose_tensorrt#4: myelin64_1.lib, which TensorRT 8.6 does
+    # not ship; a Chinese Visual Studio prints "无法打开文件")
+    _Kind(_rx(r"LNK1104: (?:cannot open file|\u65e0\u6cd5\u6253\u5f00\u6587\u4ef6) ?['\"\u201c](?P<name>[^'\"\u201d]{1,200}\.lib)"
+              r"['\"\u201d]"),
+          "The linker cannot open `{name}`: the project's linker inputs list a library this install does not have (it "
+          "was written for another TensorRT, CUDA or OpenCV release, whose libraries are named otherwise - TensorRT 8.6 "
+          "ships no myelin64_1.lib), or its folder is not among the library directories. Look for the file; if the "
+          "install has none, remove it from the project's list (Linker > Input > Additional Dependencies, or "
+          "target_link_libraries).",
+          "Get-ChildItem -Path C:\\ -Recurse -Filter \"{name}\" -ErrorAction SilentlyContinue | Select-Object FullName",
+          lang="powershell", program=True),
     # apt knows no package of that name: NVIDIA's repository is not added for this release, or the name is not in it
     _Kind(_rx(r"^E: Unable to locate package (?P<name>\S+)"),
           "apt has no package `{name}` in the repositories this machine knows: NVIDIA's CUDA repository (which carries "
@@ -807,6 +818,18 @@ _BUILD_FAILED = ("The build stopped at this compile, link or configure step, bef
                  "this machine has (a header or library of another release gives errors like this one).")
 _BUILD_VERSIONS = ("gcc --version | head -1; nvcc --version | tail -2; cmake --version | head -1\n"
                    "find / -name NvInferVersion.h 2>/dev/null | head -3   # the TensorRT headers the build may take")
+_BUILD_VERSIONS_WINDOWS = ("cl 2>&1 | Select-Object -First 1; nvcc --version; cmake --version\n"
+                          "Get-ChildItem -Path C:\\ -Recurse -Filter NvInferVersion.h -ErrorAction SilentlyContinue | "
+                          "Select-Object -First 3 FullName   # the TensorRT headers the build may take")
+
+
+def _build_failed(env: Environment) -> FixStep:
+    """The build-stopped step, with the version checks in the shell of the log's platform."""
+    if env.platform == "windows":
+        return _step(_BUILD_FAILED, _BUILD_VERSIONS_WINDOWS, "powershell")
+    return _step(_BUILD_FAILED, _BUILD_VERSIONS)
+
+
 _BUILD_SUMMARY = re.compile(
     r"^(?:\d+ errors? detected in the compilation of|Error limit reached\.|Compilation terminated\."
     r"|CMake Error at \S+\.cmake:\d+ \(message\):|Error generating file\b|collect2(?:\.exe)?: error: ld returned \d+"
@@ -893,11 +916,11 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
         windows = env.platform == "windows"
         return [_step(_BUILD_SUMMARY_TEXT, _BUILD_AGAIN_WINDOWS if windows else _BUILD_AGAIN,
                       "powershell" if windows else "bash"),
-                _step(_BUILD_FAILED, _BUILD_VERSIONS), _step(_PROJECT_TRACKER)]
+                _build_failed(env), _step(_PROJECT_TRACKER)]
     if not tensorrt_own and _BUILD_TOOL.search(payload):
         # A compile, link or configure step failed: the stack's runtime steps (its verbose log, its config) do not
         # apply to a build that never produced the program.
-        return [_step(_BUILD_FAILED, _BUILD_VERSIONS), _step(_PROJECT_TRACKER)]
+        return [_build_failed(env), _step(_PROJECT_TRACKER)]
     if env.front_end is None and not tensorrt_own and not _TENSORRT_WORDS.search(payload):
         # Nothing says TensorRT ran, and the line is no TensorRT message and names nothing of it (a build step, a
         # script's own check, a library): a verbose trtexec run would not show more.
