@@ -456,6 +456,9 @@ BATCH_19_LINES = [
     ("ERROR: UffParser: Unsupported number of graph 0", "holds no graph", "ls -l *.uff"),
     # Star-Clouds/CenterFace#71: a host array that does not fit the engine's input buffer
     ("pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument", "`cuMemcpyHtoDAsync` refused the copy", None),
+    # dusty-nv/jetson-inference#1295 (batch 19): a model's own file not downloaded
+    ("[TRT]    poseNet -- failed to load topology json from 'networks/Pose-ResNet18-Hand/hand_pose.json'",
+     "could not load `networks/Pose-ResNet18-Hand/hand_pose.json`", "ls -l networks/Pose-ResNet18-Hand/hand_pose.json"),
     # Dominic23331/rtmpose_tensorrt#4 (batch 20): a Chinese Visual Studio's linker, a library TensorRT 8.6 does not ship
     ("1>LINK : fatal error LNK1104: \u65e0\u6cd5\u6253\u5f00\u6587\u4ef6\u201cmyelin64_1.lib\u201d",
      "cannot open `myelin64_1.lib`", "Get-ChildItem"),
@@ -475,7 +478,7 @@ BATCH_19_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "lnk1104", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
+@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "model-file", "lnk1104", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
 def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | None) -> None:
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text

@@ -172,6 +172,16 @@ _KINDS: tuple[_Kind, ...] = (
           "(the +cudaX.Y suffix must be one the repository has). List the versions apt can see and pin one of those, "
           "or add NVIDIA's repository for the CUDA the version names.",
           "apt-cache madison {name} | head -20", program=True),
+    # a program that could not load a file it names with its path ("poseNet -- failed to load topology json from
+    # 'networks/Pose-ResNet18-Hand/hand_pose.json'"): the file is not there, or not where the relative path points
+    _Kind(_rx(r"(?:[Ff]ailed to|[Cc]ould not|[Cc]ouldn't|[Uu]nable to|[Cc]annot) (?:load|open|read|find)\b[\w ]{0,40}? "
+              r"(?:from|at|file:?) ['\"](?P<name>[^'\"\s]{1,300}\.(?:json|txt|onnx|uff|caffemodel|prototxt"
+              r"|wts|pt|pth|yaml|yml|cfg|weights|names|labels))['\"]"),
+          "The program could not load `{name}`: the file is not at that path (a relative path starts from the folder the "
+          "program runs in). For a model's own files, check that the download step fetched that model (jetson-inference: "
+          "its download-models.sh or the model's archive from the releases page), then run from the folder the path "
+          "assumes or give the full path.",
+          "ls -l {name}; pwd", program=True),
     # MSVC's linker cannot open a library the project lists (rtmpose_tensorrt#4: myelin64_1.lib, which TensorRT 8.6 does
     # not ship; a Chinese Visual Studio prints "无法打开文件")
     _Kind(_rx(r"LNK1104: (?:cannot open file|\u65e0\u6cd5\u6253\u5f00\u6587\u4ef6) ?['\"\u201c](?P<name>[^'\"\u201d]{1,200}\.lib)"
