@@ -172,6 +172,12 @@ _KINDS: tuple[_Kind, ...] = (
           "(the +cudaX.Y suffix must be one the repository has). List the versions apt can see and pin one of those, "
           "or add NVIDIA's repository for the CUDA the version names.",
           "apt-cache madison {name} | head -20", program=True),
+    # a data type the GPU's architecture lacks ("pre SM 80 GPUs do not support bfloat16", TensorRT-LLM's plugins)
+    _Kind(_rx(r"pre SM ?(?P<sm>\d{2,3}) GPUs? do(?:es)? not support (?P<name>bfloat16|bf16|fp8|float8\w*|int4\w*)"),
+          "The GPU the process runs on is older than SM {sm}, and `{name}` needs at least that: run the model in a type "
+          "this GPU has (TensorRT-LLM: build the checkpoint and engine with --dtype float16), or run on a GPU of SM {sm} "
+          "or newer. Check which GPU the process sees (CUDA_VISIBLE_DEVICES, the container's --gpus).",
+          "nvidia-smi --query-gpu=index,name,compute_cap --format=csv; echo \"$CUDA_VISIBLE_DEVICES\""),
     # a program that could not load a file it names with its path ("poseNet -- failed to load topology json from
     # 'networks/Pose-ResNet18-Hand/hand_pose.json'"): the file is not there, or not where the relative path points
     _Kind(_rx(r"(?:[Ff]ailed to|[Cc]ould not|[Cc]ouldn't|[Uu]nable to|[Cc]annot) (?:load|open|read|find)\b[\w ]{0,40}? "
