@@ -456,6 +456,8 @@ BATCH_19_LINES = [
     ("ERROR: UffParser: Unsupported number of graph 0", "holds no graph", "ls -l *.uff"),
     # Star-Clouds/CenterFace#71: a host array that does not fit the engine's input buffer
     ("pycuda._driver.LogicError: cuMemcpyHtoDAsync failed: invalid argument", "`cuMemcpyHtoDAsync` refused the copy", None),
+    # adityamwagh/SuperSLAM#1 (batch 19): CMake's message on the line under its "CMake Error at ... (add_executable):"
+    ("  Cannot find source file:", "CMake cannot find a source file", "git submodule update --init --recursive"),
     # huggingface/optimum-nvidia#122 (batch 19): bfloat16 on a GPU older than SM 80
     ("[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] Assertion failed: Unsupported data "
      "type, pre SM 80 GPUs do not support bfloat16 (/src/tensorrt_llm/cpp/tensorrt_llm/plugins/gptAttentionCommon/"
@@ -482,7 +484,7 @@ BATCH_19_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "bf16-pre-sm80", "model-file", "lnk1104", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
+@pytest.mark.parametrize(("line", "says", "command"), BATCH_19_LINES, ids=["lfs-pointer", "empty-uff", "memcpy", "cmake-source", "bf16-pre-sm80", "model-file", "lnk1104", "apt-unknown", "uv-build", "cublas", "numpy", "video"])
 def test_batch_19_lines_name_what_failed(line: str, says: str, command: str | None) -> None:
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text

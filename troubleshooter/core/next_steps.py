@@ -172,6 +172,13 @@ _KINDS: tuple[_Kind, ...] = (
           "(the +cudaX.Y suffix must be one the repository has). List the versions apt can see and pin one of those, "
           "or add NVIDIA's repository for the CUDA the version names.",
           "apt-cache madison {name} | head -20", program=True),
+    # CMake's own message under "CMake Error at CMakeLists.txt:N (add_executable):" (the file is on the lines after it)
+    _Kind(_rx(r"^\s*Cannot find source file:?\s*(?P<name>\S*)"),
+          "CMake cannot find a source file the CMakeLists names (the lines after this one name it): the checkout does not "
+          "have it - a submodule that was not fetched, a file the repository never committed or has since removed, or a "
+          "path for another folder layout. Fetch the submodules, then check the file against the repository (or remove "
+          "that target from the CMakeLists).",
+          "git submodule update --init --recursive\ngit status --short | head; git log --oneline -1", program=True),
     # a data type the GPU's architecture lacks ("pre SM 80 GPUs do not support bfloat16", TensorRT-LLM's plugins)
     _Kind(_rx(r"pre SM ?(?P<sm>\d{2,3}) GPUs? do(?:es)? not support (?P<name>bfloat16|bf16|fp8|float8\w*|int4\w*)"),
           "The GPU the process runs on is older than SM {sm}, and `{name}` needs at least that: run the model in a type "
