@@ -182,3 +182,17 @@ def test_a_step_for_only_some_possible_platforms_comes_after_the_one_for_all() -
     first_fix = report.diagnoses[0].fixes[0]
     assert not first_fix.detail[0].text.startswith("(Jetson)")
     assert any(step.text.startswith("(Jetson)") for step in first_fix.detail[1:])
+
+
+def test_a_tensorrt_9_engine_is_offered_the_tensorrt_llm_rebuild_first() -> None:
+    """triton-inference-server/tensorrtllm_backend#194 (first-sight batch 19): a TensorRT 9.2 plan refused by 9.2.0.5;
+    TensorRT 9.x came mostly through TensorRT-LLM, so its rebuild (trtllm-build) comes before trtexec's, said as an
+    'if'; a TensorRT 8 plan never gets it."""
+    from troubleshooter import diagnose
+
+    line = ("The engine plan file is not compatible with this version of TensorRT, expecting library version 9.2.0.4 got "
+            "9.2.0.5, please rebuild\n")
+    fixes = diagnose(line).diagnoses[0].fixes
+    assert "trtllm-build" in fixes[0].steps[0] and "If this engine came from trtllm-build" in fixes[0].steps[0]
+    older = line.replace("9.2.0.4", "8.6.1.6").replace("9.2.0.5", "8.6.1.2")
+    assert not any("trtllm-build" in step for fix in diagnose(older).diagnoses[0].fixes for step in fix.steps)
