@@ -165,6 +165,8 @@ def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: 
     # glog alone is not Triton (Apollo, Caffe and Paddle print it too); Triton's own sources behind it are
     (["F0914 08:40:48.724537 14532 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory"], None),
     (["E0420 06:14:22.457146 115 model_lifecycle.cc:638] failed to load 'tensorrt_llm' version 1"], "triton"),
+    # real (dusty-nv/jetson-inference#650, first-sight batch 19): jetson-utils' Python module names the stack
+    (["Exception: jetson.utils -- failed to create videoSource device"], "jetson-inference"),
     # real (open-mmlab/mmdeploy#491, first-sight batch 17): trtexec's own lines, its banner not pasted
     (["[05/17/2022-12:19:37] [E] Error[4]: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error "
       "(Engine deserialization failed.)", "[05/17/2022-12:19:37] [E] Failed to create engine from model.",

@@ -277,7 +277,7 @@ _FRONT_ENDS = [
     (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"
                 r"|^Loading \S+\.engine for TensorRT inference\.\.\."), "ultralytics"),
     (re.compile(r"ComfyUI|comfy[/\\._]"), "comfyui"),
-    (re.compile(r"jetson[-_.]inference|jetson_utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
+    (re.compile(r"jetson[-_.]inference|jetson[_.]utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
     # Paddle by name, its C++ namespace or its own source tree ("paddle/fluid/...", "paddle/phi/..."); not a folder
     # of the user's that happens to be called paddle ("e:\\git\\paddle\\segment-anything\\...")
