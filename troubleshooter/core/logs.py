@@ -240,6 +240,8 @@ _PAYLOAD_ERROR = re.compile(
     r"|" + _NAMED_FAILURE
 )
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
+MAKE_FATAL = r"^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$"
+"""GNU make's own fatal form (`$(error ...)`, a missing separator): "Makefile:236: *** <message>.  Stop."."""
 _UNTAGGED_FAILURE = re.compile(
     r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
     r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
@@ -252,7 +254,7 @@ _UNTAGGED_FAILURE = re.compile(
     # 22743 Killed   sudo ./trt_optimizer ...")
     r"|^X Error of failed request: |\bwas not (?:created|built|installed|loaded|completed) successfully\b"
     # GNU make's own fatal form, `$(error ...)` included: "Makefile:236: *** <message>.  Stop."
-    r"|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$"
+    r"|" + MAKE_FATAL +
     # GNU ld in a Chinese locale: "对‘symbol’未定义的引用" (undefined reference to `symbol')
     r"|\u672a\u5b9a\u4e49\u7684\u5f15\u7528"
     # a native call that failed with its code, in the program's words ("NvAFX_Load() failed with error 1"); GStreamer's
@@ -516,6 +518,11 @@ MARKER_PATTERNS = (r"^[EF](?:\d{4}|\d{8}) \d",  # glog / Triton error lines
 
 TRACEBACK_WINDOW = 400
 """Lines between a traceback's header and its exception line for the one to stand for the other."""
+
+
+def is_traceback_header(text: str) -> bool:
+    """Is this a Python traceback's header line ("Traceback (most recent call last):"), its wrapper removed?"""
+    return _TRACEBACK.match(text) is not None
 
 
 def ends_traceback(header: LogLine, line: LogLine) -> bool:

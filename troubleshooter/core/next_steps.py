@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import regex
 
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
+from troubleshooter.core.logs import MAKE_FATAL
 from troubleshooter.models import Command, Environment, FixStep, Origin
 
 if TYPE_CHECKING:
@@ -830,7 +831,7 @@ _NOT_TENSORRT = ("This line is not a TensorRT message and names nothing of Tenso
 _BUILD_TOOL = re.compile(
     r"[\w.)\]-]:\d+(?::\d+)?: (?:fatal )?(?:error|\*\*error\*\*)\b|\.\w{1,4}\(\d+\)(?:: | : )(?:fatal )?error\b"
     r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
-    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$|"
+    r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|" + MAKE_FATAL + "|"
     r"collect2(?:\.exe)?: error|\bld(?:\.exe)?: |^ERROR: \S*BUILD(?:\.bazel)?:\d+|"
     r"^FAILED: |\bnvcc (?:fatal|error)|error: command '[^']*(?:gcc|g\+\+|cc1plus|cl\.exe|nvcc)[^']*' failed|"
     r"returned a non-zero code|executor failed running|Configuring incomplete|BUILD(?:\.bazel)?:\d+:\d+: Compiling \S+ failed")
@@ -846,11 +847,14 @@ _BUILD_VERSIONS_WINDOWS = ("cl 2>&1 | Select-Object -First 1; nvcc --version; cm
                           "Select-Object -First 3 FullName   # the TensorRT headers the build may take")
 
 
+def _platform_step(text: str, bash: str, powershell: str, env: Environment) -> FixStep:
+    """A step whose command is written in the shell of the log's platform (PowerShell on Windows, bash elsewhere)."""
+    return _step(text, powershell, "powershell") if env.platform == "windows" else _step(text, bash)
+
+
 def _build_failed(env: Environment) -> FixStep:
     """The build-stopped step, with the version checks in the shell of the log's platform."""
-    if env.platform == "windows":
-        return _step(_BUILD_FAILED, _BUILD_VERSIONS_WINDOWS, "powershell")
-    return _step(_BUILD_FAILED, _BUILD_VERSIONS)
+    return _platform_step(_BUILD_FAILED, _BUILD_VERSIONS, _BUILD_VERSIONS_WINDOWS, env)
 
 
 _BUILD_SUMMARY = re.compile(
@@ -936,9 +940,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     if not tensorrt_own and _BUILD_SUMMARY.search(payload):
         # The first error line the paste holds is the build's summary: the compiler's or linker's own line, which says
         # why, came before it and was not pasted
-        windows = env.platform == "windows"
-        return [_step(_BUILD_SUMMARY_TEXT, _BUILD_AGAIN_WINDOWS if windows else _BUILD_AGAIN,
-                      "powershell" if windows else "bash"),
+        return [_platform_step(_BUILD_SUMMARY_TEXT, _BUILD_AGAIN, _BUILD_AGAIN_WINDOWS, env),
                 _build_failed(env), _step(_PROJECT_TRACKER)]
     if not tensorrt_own and _BUILD_TOOL.search(payload):
         # A compile, link or configure step failed: the stack's runtime steps (its verbose log, its config) do not

@@ -138,9 +138,10 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
     vals = template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
     matched = set(hits.by_sig) | facts
-    trig_hits = [hits.by_sig[s] for s in entry.live_triggers(hits.by_sig)]
+    live = entry.live_triggers(hits.by_sig)
+    trig_hits = [hits.by_sig[s] for s in live]
     # A trigger's own `severity:` replaces the entry's when it fired the entry; of several, the most severe wins.
-    fired_severities = [sigs[s].severity or entry.severity for s in entry.live_triggers(hits.by_sig)]
+    fired_severities = [sigs[s].severity or entry.severity for s in live]
     severity = max(fired_severities, key=SEVERITY_RANK.__getitem__, default=entry.severity)
     occurrences = sum(h.count for h in trig_hits)
     evidence: list[Evidence] = []

@@ -41,9 +41,6 @@ class Findings:
     """What the core has to say about its own work (no failure seen, error lines left unexamined)."""
 
 
-_TRACEBACK_HEADER = re.compile(r"^(?:.{0,80}\s)?Traceback \(most recent call last\):\s*$")
-"""A Python traceback's header: it leads only when nothing said what failed before it (its exception line, which
-names the error, stands for it when the paste holds it)."""
 _STACK_FRAME = re.compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in |[\w:~<>]+ \()|^\s+(?:from|at) /\S")
 """A native stack frame as gdb prints it (and its continuation line)."""
 EXCEPTION_MESSAGE_LINES = 6
@@ -156,14 +153,14 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
     if roots and first.line >= min(roots):
         return failure, None
+    from troubleshooter.core.logs import is_exception_line, is_traceback_header, parse_line, parse_parts
+
+    line = parse_line(first.line, first.text)
     consequences = [e.line for d in errors if d.cascade for e in d.evidence if e.role == "trigger"]
-    if consequences and first.line > min(consequences) and _TRACEBACK_HEADER.match(first.text):
+    if consequences and first.line > min(consequences) and is_traceback_header(line.text):
         # a traceback cut before its exception line, after the line that said what failed ("Engine deserialization
         # failed" behind an app's logger): the frames are that failure's report, and the earlier line leads
         return failure, None
-    from troubleshooter.core.logs import is_exception_line, parse_line, parse_parts
-
-    line = parse_line(first.line, first.text)
     near = [e for d in errors if not d.cascade for e in d.evidence
             if e.role == "trigger" and 0 < e.line - first.line <= EXCEPTION_MESSAGE_LINES]
     untagged = any(parse_parts(e.text)[1] is None and not e.text.lstrip().startswith("[") for e in near)
