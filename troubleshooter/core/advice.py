@@ -13,7 +13,7 @@ from typing import Any
 
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
-from troubleshooter.kb.schema import Entry
+from troubleshooter.kb.schema import Entry, VersionAdvice
 from troubleshooter.models import PLATFORM_NAMES, Command, Environment, Fix, FixStep, Platform
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -108,22 +108,23 @@ def template_values(captures: dict[str, str], env: Environment, names: set[str] 
     return vals
 
 
-def advice_for(entry: Entry, env: Environment, vals: dict[str, str]) -> tuple[str | None, str | None]:
-    if not entry.version_advice:
+def advice_for(ranges: Sequence[VersionAdvice], env: Environment, vals: dict[str, str]) -> tuple[str | None, str | None]:
+    """The advice line for the log's release (`ranges`: the entry's version advice that applies to this log)."""
+    if not ranges:
         return None, None
     version = env.tensorrt_version
     if version:
-        for adv in entry.version_advice:
+        for adv in ranges:
             if in_range(version, adv.versions):
                 return fill(adv.text.strip(), vals), adv.status
         return f"No advice recorded for TensorRT {version}.", "unknown"
     possible = env.tensorrt_possible
     if possible:
-        fitting = [adv for adv in entry.version_advice if any_in_range(possible, adv.versions)]
+        fitting = [adv for adv in ranges if any_in_range(possible, adv.versions)]
         if len(fitting) == 1:
             return f"{env.release_text}: " + fill(fitting[0].text.strip(), vals), fitting[0].status
     by_status: dict[str, list[str]] = {}
-    for adv in entry.version_advice:
+    for adv in ranges:
         if possible and not any_in_range(possible, adv.versions):
             continue
         by_status.setdefault(adv.status, []).append(adv.versions)
@@ -195,6 +196,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
         steps: list[str] = []
         detail: list[FixStep] = []
         kept_platforms: list[Sequence[Platform]] = []
+        kept_releases: list[str | None] = []
         for step in fx.steps:
             if not fits(step) or not in_language(step):
                 continue
@@ -208,6 +210,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             lang = (step.lang or "text").lower()
             cmd = Command.model_construct(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
             kept_platforms.append(step.platforms or fx.platforms)
+            kept_releases.append(releases)
             detail.append(FixStep.model_construct(text=text, command=cmd))
             steps.append(text + (f"\n{cmd.code}" if cmd else ""))
         if steps:
@@ -217,8 +220,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             steps, detail = [steps[i] for i in order], [detail[i] for i in order]
             fix = Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail)
             # a fix for only some of the platforms the log leaves possible (a Jetson's, when a Linux path could be
-            # either) comes after the fixes that fit them all
-            narrower = all(_for_some_only(plats, possible) for plats in kept_platforms)
+            # either), or for only some of the releases it leaves possible (a 9.x step when the release is unknown),
+            # comes after the fixes that fit them all
+            narrower = (all(_for_some_only(plats, possible) for plats in kept_platforms)
+                        or all(releases is not None for releases in kept_releases))
             out.append((2 * (0 if specific(fx) else 1) + int(narrower), len(out), fix))
     # A fix written for what this log shows (a signature it matched, its stack) comes before the general ones.
     return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]

@@ -58,6 +58,11 @@ _NOT_A_FLAG_PATH = r"(?:^|(?<=[\s\"'=(,;:]))(?<!-[IL]\")(?<!-[IL]')(?!-[IL]|-isy
 """The start of the whitespace- or quote-delimited piece a release is read from, when that piece is no compiler -I, -L
 or -isystem folder: a Makefile's default folder may not exist here (the compiler then takes the system's headers)."""
 
+_NOT_WANTED = r"(?<!Could not load dynamic library ')(?<!Could not dlopen library ')(?<!dlerror: )"
+_NOT_MISSING = r"(?!'; dlerror)"
+"""TensorFlow's loader asking for a library it could not load names the release TensorFlow was built for, not the one
+installed here (libnvinfer.so.7 beside an installed TensorRT 8): no release is read from it."""
+
 FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("TensorRT version:",), r"TensorRT version:\s*" + _V, _short, 3),
     _p("tensorrt_version", ("TensorRT v",), r"\[?TensorRT v(?P<v>\d{4,6})\b\]?", _banner_version, 2),
@@ -135,7 +140,7 @@ FACTS: list[FactPattern] = [
     # jetson-inference's engine cache names carry NV_TENSORRT_VERSION: "ssd_mobilenet_v2_coco.uff.1.1.8201.GPU.FP16.engine"
     _p("tensorrt_version", (".GPU.", ".DLA"), r"\.\d+\.\d+\.(?P<v>[5-9]\d{3}|1\d{5})\.(?:GPU|DLA\d?)\.(?:FP16|FP32|INT8)"
        r"\.engine\b", _banner_version, 1),
-    _p("tensorrt_version", ("libnvinfer",), r"libnvinfer(?:_[a-z_]+)?\.so\." + _V, _short, 1),
+    _p("tensorrt_version", ("libnvinfer",), _NOT_WANTED + r"libnvinfer(?:_[a-z_]+)?\.so\." + _V + _NOT_MISSING, _short, 1),
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        _NOT_A_FLAG_PATH + r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b",
        _short, 1),
@@ -152,7 +157,8 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", (".trt",), r"[_-](?P<v>(?:[7-9]|1[01])\.\d+\.\d+)\.trt\b", _short, 0),
     # only the major release, from a library's file name: libnvinfer.so.10, nvinfer_10.dll, nvonnxparser_10.dll
     _p("tensorrt_version", ("libnvinfer", "libnvonnxparser"),
-       r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)", None, 0),
+       _NOT_WANTED + r"lib(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?\.so\.(?P<v>\d{1,2})\b(?!\.\d)"
+       + _NOT_MISSING, None, 0),
     _p("tensorrt_version", ("nvinfer_", "nvonnxparser_"),
        r"\b(?:nvinfer|nvonnxparser)(?:_plugin|_builder_resource|_lean|_dispatch)?_(?P<v>\d{1,2})\.dll\b", None, 0),
     # the stacks' own versions (Environment.stack_versions)

@@ -266,7 +266,10 @@ _UNTAGGED_FAILURE = re.compile(
     # a shell that could not run what it was told ("gdown: command not found. ...", "bash: ./x.py: no such file or
     # directory", zsh's "zsh: command not found: x"); pkg-config without a package; a build's report that CUDA,
     # TensorRT or cuDNN is missing ("TensorRT is NOT Available", "CUDA NOT FOUND")
-    r"|^(?:\S+: )+(?:[Nn]o such file or directory|command not found|[Pp]ermission denied)(?:[.:]|\s*$)"
+    r"|^(?:\S+: )+(?:[Nn]o such file or directory|command not found|[Pp]ermission denied|no matches found)(?:[.:]|\s*$)"
+    # Windows' loader refusing to start a program (its dialog's text); bazel's action that failed
+    r"|\bThe code execution cannot proceed because |\bThe program can't start because \S{1,200} is missing\b"
+    r"|\b(?:Linking|Compiling|C\+\+ compilation|Executing genrule) of rule '[^']{1,300}' failed\b"
     r"|^No package '[^']{1,100}' found\s*$|^Package \S+ was not found in the pkg-config search path"
     r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
     # pytest's summary of a failed test; BuildKit's marker on the Dockerfile instruction that failed
@@ -448,7 +451,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "undefined symbol", "symbol lookup error", "cannot open shared object", "error while loading shared",
                  "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
                  "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
-                 "export failure", "Killed", "\u274c",
+                 "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",

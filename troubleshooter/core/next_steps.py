@@ -120,18 +120,15 @@ def _rx(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern, regex.VERSION0)
 
 
-_PIP_SOURCE = _Kind(_rx(r"Building wheel for (?P<name>tensorrt[\w-]*) \(setup\.py\) \.\.\. error"
-                    r"|Failed (?:building wheel for|to build):? [`']?(?P<name>tensorrt[\w-]*)\b"
-                    r"|Failed to fetch wheel: (?P<name>tensorrt[\w-]*)\b"
-                    r"|Installing (?P<name>tensorrt[\w-]*) \([\w.]+\): Failed"),
+_PIP_SOURCE = _Kind(_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
     "pip (or poetry, uv) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
     "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
     "wheels (poetry's and uv's isolated builds have no pip to fetch them with). List what pip can install, "
     "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
     "python3-libnvinfer) instead of pip.",
     "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
-    default="tensorrt")
-"""pip or poetry building the tensorrt package from its source package (the step, and the package it names)."""
+    default="tensorrt", weak=True)
+"""pip's step status when a package fails to build (which package, only the lines after it say: weakly)."""
 
 
 _KINDS: tuple[_Kind, ...] = (
@@ -236,10 +233,9 @@ _KINDS: tuple[_Kind, ...] = (
           "tensorrt-cu12 / -cu11) and change the requirement. TensorRT has no macOS build.",
           "python -m pip install --no-cache-dir --extra-index-url https://pypi.nvidia.com <the package the message names>",
           program=True),
+    # pip's step statuses say which package only on the lines after them (when the lines name tensorrt, the KB's
+    # python-package-missing explains them)
     _PIP_SOURCE,
-    # pip's step statuses say which package only on the lines after them: the same step, weakly
-    _PIP_SOURCE._replace(pattern=_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
-                         weak=True),
     # any other package pip had to compile (pycuda on Windows or a new Python, a Jetson without a wheel)
     _Kind(_rx(r"Failed building wheel for (?P<name>[\w.-]+)"
               r"|^(?:ERROR: )?Failed to build (?![^\n]*\b(?:engine|network|model|plan|the|an?)\b)(?P<name>[\w.-]+)"
@@ -357,12 +353,18 @@ _KINDS: tuple[_Kind, ...] = (
           "or the other way). On Jetson use an image built for L4T/JetPack (nvcr.io/nvidia/l4t-*, dusty-nv's "
           "jetson-containers, or the project's Jetson Dockerfile); elsewhere, the image's own platform.",
           "docker manifest inspect <image>:<tag> | grep -A2 platform", program=True),
-    _Kind(_rx(r"(?P<gpu>NVIDIA [\w -]{2,40}?) with CUDA capability (?P<name>sm_\d+) is not compatible with the current PyTorch"),
-          "This PyTorch has no kernels for the GPU's architecture ({name}[[, {gpu}]]): install a PyTorch build that "
-          "includes it (for sm_120 and the other Blackwell GPUs: a build for CUDA 12.8 or later, PyTorch 2.7+), in the "
-          "same environment as the TensorRT stack.",
-          'python -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list())"\n'
-          "python -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/cu128"),
+    # Windows' loader refusing to start a program ("The code execution cannot proceed because opencv_world490d.dll was
+    # not found", depth-anything-tensorrt#9): a DLL of a library the program links, not TensorRT's (the KB has those)
+    _Kind(_rx(r"(?:The code execution cannot proceed because|The program can't start because) (?P<name>[^\s\\/]{1,200}"
+              r"\.dll) (?:was not found|is missing)"),
+          "Windows could not start the program: `{name}` is neither beside the .exe nor in a folder on PATH. Copy it "
+          "from the library's bin folder (OpenCV: build\\x64\\vc16\\bin) next to the .exe, or add that folder to PATH; "
+          "a name ending in `d` before .dll is a Debug build's DLL, which only a Debug build of the program asks for.",
+          None, windows="where.exe {name}\n$env:PATH -split ';'", program=True),
+    # zsh globbing a package extra before pip runs ("zsh: no matches found: streamdiffusion[tensorrt]")
+    _Kind(_rx(r"^zsh: no matches found: (?P<name>\S*\[[^\]\s]+\]\S*)"),
+          "zsh read the square brackets of `{name}` as a file pattern and never ran the command: quote the requirement.",
+          "pip install {name}", program=True),
     _Kind(_rx(r"^malformed launch argument '(?P<name>[^']{1,200})'"),
           "ros2 launch read `{name}` as a launch argument: it did not find the package named before it, most often "
           "because this shell has not sourced the workspace that built it. Source the workspace's setup file in this "
@@ -861,7 +863,7 @@ _BUILD_SUMMARY = re.compile(
     r"^(?:\d+ errors? detected in the compilation of|Error limit reached\.|Compilation terminated\."
     r"|CMake Error at \S+\.cmake:\d+ \(message\):|Error generating file\b|collect2(?:\.exe)?: error: ld returned \d+"
     r"|(?:g?make|mingw32-make|ninja)(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped"
-    r"|\S+: recipe for target .{1,200} failed)")
+    r"|\S+: recipe for target .{1,200} failed|(?:ERROR: )?\S+:\d+:\d+: (?:Linking|Compiling) of rule '[^']{1,300}' failed)")
 """A build's summary of a failure (nvcc's error count, FindCUDA's "Error generating file", collect2's exit status,
 make's "*** [...] Error N"): the line that says why comes before it."""
 _BUILD_SUMMARY_TEXT = ("This line is the build's summary of a failure. The line that says why - the compiler's "

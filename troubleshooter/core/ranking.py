@@ -163,13 +163,14 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])
     causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
-    advice, status = advice_for(entry, env, vals)
+    ranges = [a for a in entry.version_advice if not any(sid in matched for sid in a.unless)]
+    advice, status = advice_for(ranges, env, vals)
     all_advice = [RangeAdvice.model_construct(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
-                  for a in entry.version_advice]
+                  for a in ranges]
     asks = list(entry.asks)
-    if env.tensorrt_version is not None:
+    if env.tensorrt_version is not None or (entry.version_advice and not ranges):
         asks = [a for a in asks if "TensorRT version" not in a]
-    if env.tensorrt_version is None and entry.version_advice:
+    if env.tensorrt_version is None and ranges:
         asks = ["the TensorRT version (pass --trt-version X)"] + [a for a in asks if "TensorRT version" not in a]
     return Diagnosis.model_construct(
         id=entry.id,
