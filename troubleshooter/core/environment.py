@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from troubleshooter.core.versions import ALL_RELEASES, normalise, parser_message_releases, possible_releases
 from troubleshooter.models import Environment, Origin
@@ -42,15 +43,22 @@ def _group(name: str = "v") -> Transform:
 class FactPattern:
     field: str
     literals: tuple[str, ...]
-    regex: re.Pattern[str]
+    source: str
     transform: Transform
     priority: int = 0
     """Higher beats lower; equal priority: the first line wins."""
+    flags: int = 0
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """Compiled on the first line that holds one of the literals: most logs name few of the facts, and compiling
+        every pattern at import is start-up time spent on every run."""
+        return re.compile(self.source, self.flags)
 
 
 def _p(fieldname: str, literals: tuple[str, ...], regex: str, transform: Transform | None = None,
        priority: int = 0, flags: int = 0) -> FactPattern:
-    return FactPattern(fieldname, literals, re.compile(regex, flags), transform or _group(), priority)
+    return FactPattern(fieldname, literals, regex, transform or _group(), priority, flags)
 
 
 _V = r"(?P<v>\d+\.\d+(?:\.\d+){0,2})"

@@ -353,6 +353,40 @@ _KINDS: tuple[_Kind, ...] = (
           "or the other way). On Jetson use an image built for L4T/JetPack (nvcr.io/nvidia/l4t-*, dusty-nv's "
           "jetson-containers, or the project's Jetson Dockerfile); elsewhere, the image's own platform.",
           "docker manifest inspect <image>:<tag> | grep -A2 platform", program=True),
+    # tensorrtx-style loadWeights checks (wang-xinyu/tensorrtx#119: "Assertion `input.is_open() && "Unable to load weight
+    # file."' failed"; "count > 0 && "Invalid weight map file.""): the check names what is wrong with the .wts
+    _Kind(_rx(r"input\.is_open\(\) && \"Unable to load weight file\.?\""),
+          "The program could not open the .wts file it was given: the path is wrong from the folder it runs in, or it "
+          "is a path of another machine (a Windows path inside a Linux container). Give the .wts path as it is seen "
+          "where the program runs, after the `Loading weights:` line's name.",
+          "pwd; ls -l *.wts", windows="Get-Location; Get-ChildItem *.wts", program=True),
+    _Kind(_rx(r"count > 0 && \"Invalid weight map file\.?\""),
+          "The .wts file holds no weights in the form the program reads: it is empty, cut short, or not a file the "
+          "project's gen_wts.py wrote (a .pt or .onnx renamed, a file from another converter). Generate it again with "
+          "the project's gen_wts.py, in the model repository's folder, and check that its first line is a count.",
+          "head -c 200 <file>.wts; ls -l <file>.wts", program=True),
+    # trtexec could not write the engine it built (NVIDIA/TensorRT#3866: "[E] Saving engine to file failed.")
+    _Kind(_rx(r"Saving engine to file failed"),
+          "The engine was built but could not be written: the --saveEngine path's folder does not exist or is not "
+          "writable by this user, or the disk is full. Check the folder and the free space, or save somewhere writable.",
+          "ls -ld \"$(dirname <the --saveEngine path>)\"; df -h .",
+          windows="Get-Item (Split-Path <the --saveEngine path>); Get-PSDrive -PSProvider FileSystem"),
+    # GNU ld passing over a library built for another CPU before it fails to find it (pytorch/TensorRT#3317: conda's
+    # x86-64 ld.gold linking aarch64 libtorch)
+    _Kind(_rx(r"skipping incompatible (?P<name>\S{1,300}) (?:when|while) searching for (?P<lib>\S{1,100})"),
+          "The linker found `{name}` but skipped it: it is built for another CPU architecture (or word size) than the "
+          "linker's target - an aarch64 library with an x86-64 toolchain, or the reverse. Use the toolchain of the "
+          "machine the libraries were built for (a conda compiler may shadow the system's), or libraries built for "
+          "this one.",
+          "file -L {name}; which ld gcc; gcc -dumpmachine", program=True),
+    # setup.py of a CUDA extension without the toolkit's location (torch.utils.cpp_extension)
+    _Kind(_rx(r"CUDA_HOME environment variable is not set"),
+          "The build of a CUDA extension (torch's cpp_extension) did not find the CUDA toolkit: set CUDA_HOME to the "
+          "toolkit's folder (/usr/local/cuda on Linux and Jetson) in the shell that runs the build - `sudo` and "
+          "`docker exec` do not keep your shell's variables - and check that the installed torch is a CUDA build.",
+          "export CUDA_HOME=/usr/local/cuda; ls $CUDA_HOME/bin/nvcc\n"
+          "python -c \"import torch; print(torch.version.cuda)\"   # None: a CPU-only torch",
+          windows="$env:CUDA_HOME = $env:CUDA_PATH; Get-ChildItem \"$env:CUDA_HOME\\bin\\nvcc.exe\"", program=True),
     # Windows' loader refusing to start a program ("The code execution cannot proceed because opencv_world490d.dll was
     # not found", depth-anything-tensorrt#9): a DLL of a library the program links, not TensorRT's (the KB has those)
     _Kind(_rx(r"(?:The code execution cannot proceed because|The program can't start because) (?P<name>[^\s\\/]{1,200}"
