@@ -497,7 +497,55 @@ def test_a_build_summary_says_the_line_that_says_why_is_missing(line: str, platf
 
 def test_a_windows_build_gets_its_version_checks_in_powershell() -> None:
     # batch 20's judge: Linux commands (gcc, find /) on a Visual Studio build
-    steps = first_error_steps("main.cpp(12): fatal error C1083: Cannot open include file: 'foo.h'", Environment(platform="windows"))
-    build = next(st for st in steps if "build stopped" in st.text)
-    assert build.command is not None and build.command.lang == "powershell"
-    assert "gcc" not in build.command.code and "find /" not in build.command.code
+    for line in ("main.cpp(12): fatal error C1083: Cannot open include file: 'foo.h'",
+                 "main.cpp(12): error C2065: 'x': undeclared identifier"):
+        steps = [st for st in first_error_steps(line, Environment(platform="windows")) if st.command is not None]
+        assert steps and all(st.command.lang == "powershell" for st in steps if st.command is not None)
+        assert not any("gcc" in st.command.code or "find /" in st.command.code for st in steps if st.command is not None)
+
+
+# Real lines of first-sight batches 21 and 22 that no step read at first sight (the thread named in each comment): the
+# first step now says what the line names.
+BATCH_21_22_LINES = [
+    # spacewalk01/depth-anything-tensorrt#9: Windows' loader dialog for a DLL that is not TensorRT's
+    ("The code execution cannot proceed because opencv_world490d.dll was not found. Reinstalling the program may fix "
+     "the problem", "windows", "`opencv_world490d.dll`", "where.exe opencv_world490d.dll"),
+    # cumulo-autumn/StreamDiffusion#106: zsh globbing a package extra
+    ("zsh: no matches found: streamdiffusion[tensorrt]", "linux", "quote the requirement",
+     "pip install 'streamdiffusion[tensorrt]'"),
+    # wang-xinyu/tensorrtx#119: the loadWeights check on a .wts the program could not open
+    ("yolov5: /yolov5/tensorrtx/yolov5/common.hpp:128: std::map<std::__cxx11::basic_string<char>, nvinfer1::Weights> "
+     "loadWeights(std::__cxx11::string): Assertion `input.is_open() && \"Unable to load weight file.\"' failed.",
+     "linux", "could not open the .wts", "ls -l *.wts"),
+    # NVIDIA/TensorRT#3866: trtexec built the engine and could not save it
+    ("[05/15/2024-11:45:16] [E] Saving engine to file failed.", "jetson", "could not be written", "df -h"),
+    # pytorch/TensorRT#3317: ld skipping a library of another CPU
+    ("/opt/conda/bin/../lib/gcc/x86_64-conda-linux-gnu/12.4.0/../../../../x86_64-conda-linux-gnu/bin/ld.gold: warning: "
+     "skipping incompatible bazel-out/aarch64-opt/bin/_solib_aarch64/libtorch_cpu.so while searching for torch_cpu",
+     "linux", "another CPU architecture", "file -L"),
+    # NVIDIA/TensorRT-LLM#3736 (batch 22): Open MPI stopping every rank
+    ("MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD", "linux", "rank 0 gave up", "grep -n"),
+    # (batch 22) pkg-config without zlib on a TensorRT OSS build
+    ("  None of the required 'zlib' found.", "linux", "found no `zlib`", "pkg-config --modversion zlib"),
+    # microsoft/onnxruntime#5232: ctest's line for a failed test program
+    ("1/3 Test #1: onnxruntime_test_all .............***Failed  229.37 sec", "windows", "`onnxruntime_test_all` failed",
+     "ctest -R onnxruntime_test_all --output-on-failure"),
+    # jkjung-avt/tensorrt_demos#267: post-processing that does not fit the engine's outputs
+    ("ValueError: cannot reshape array of size 3132 into shape (7)", "linux", "3132 values into shape (7)",
+     "polygraphy inspect model"),
+    # (batch 22) gcc in zh_CN and MSVC in Chinese not finding a header
+    ("inference_helper/inference_helper/inference_helper_tensorrt.cpp:30:10: fatal error: NvInfer.h: "
+     "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "linux", "header `NvInfer.h`", "find / -path"),
+    ("src\\postprocess_cuda.hpp(6,10): fatal error C1083: \u65e0\u6cd5\u6253\u5f00\u5305\u62ec\u6587\u4ef6: "
+     "\u201cunistd.h\u201d: No such file or directory", "windows", "header `unistd.h`", "Get-ChildItem"),
+]
+
+
+@pytest.mark.parametrize(("line", "platform", "says", "command"), BATCH_21_22_LINES,
+                         ids=["win-loader", "zsh-glob", "wts-open", "save-engine", "ld-incompatible", "mpi-abort",
+                              "pkg-config", "ctest", "numpy-reshape", "gcc-zh", "msvc-zh"])
+def test_batch_21_and_22_lines_name_what_failed(line: str, platform: str, says: str, command: str) -> None:
+    first = first_error_steps(line, Environment(platform=platform))[0]  # type: ignore[arg-type]
+    assert says in first.text
+    assert first.command is not None and command in first.command.code
+    assert diagnose(line).failure == ("warning:" not in line)  # ld's skip is a warning: the failure is the line after

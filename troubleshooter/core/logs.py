@@ -271,6 +271,9 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\bThe code execution cannot proceed because |\bThe program can't start because \S{1,200} is missing\b"
     r"|\b(?:Linking|Compiling|C\+\+ compilation|Executing genrule) of rule '[^']{1,300}' failed\b"
     r"|^No package '[^']{1,100}' found\s*$|^Package \S+ was not found in the pkg-config search path"
+    r"|^\s*None of the required '[^']{1,100}' found\.?\s*$"
+    # ctest's line for a test program that failed; Open MPI stopping every rank
+    r"|^\s*\d+/\d+ Test +#\d+: \S+ \.*\s*\*{3}(?:Failed|Exception|Timeout)\b|\bMPI_ABORT was invoked on rank \d+"
     r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
     # pytest's summary of a failed test; BuildKit's marker on the Dockerfile instruction that failed
     r"|^(?:FAILED|ERROR) [\w./\\-]{1,200}\.py::"
@@ -452,6 +455,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "UNAVAILABLE", "ONNXRuntimeError", "EP Error", "Could not", "could not", "Unable to", "unable to",
                  "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
+                 "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",

@@ -387,6 +387,36 @@ _KINDS: tuple[_Kind, ...] = (
           "export CUDA_HOME=/usr/local/cuda; ls $CUDA_HOME/bin/nvcc\n"
           "python -c \"import torch; print(torch.version.cuda)\"   # None: a CPU-only torch",
           windows="$env:CUDA_HOME = $env:CUDA_PATH; Get-ChildItem \"$env:CUDA_HOME\\bin\\nvcc.exe\"", program=True),
+    # numpy post-processing that does not fit the engine's outputs (jkjung-avt/tensorrt_demos#267, #133: "cannot reshape
+    # array of size 3132 into shape (7)")
+    _Kind(_rx(r"cannot reshape array of size (?P<size>\d+) into shape \((?P<name>[^)]{0,80})\)"),
+          "The code's post-processing reshapes an output of {size} values into shape ({name}), which does not fit it: the "
+          "engine's outputs (their number, shapes, the input size or class count it was built for) are not what this "
+          "code was written for. Print the engine's inputs and outputs and compare them with what the code assumes; "
+          "rebuild the engine with the project's own conversion step for this model if they differ.",
+          "polygraphy inspect model <model>.engine   # the engine's inputs and outputs with their shapes",
+          program=True),
+    # pkg-config (CMake's pkg_check_modules) without a package: "None of the required 'zlib' found" (TensorRT OSS on
+    # Windows, batch 22)
+    _Kind(_rx(r"None of the required '(?P<name>[^']{1,100})' found"),
+          "CMake's pkg-config lookup found no `{name}`: install its development package (Linux: the -dev / -devel "
+          "package; Windows: vcpkg, then pass its toolchain file to CMake), or point the build at where it is.",
+          "pkg-config --modversion {name}; apt-cache search {name} | grep -- -dev | head -3",
+          windows="vcpkg install {name}:x64-windows\n"
+                  "cmake -B build -DCMAKE_TOOLCHAIN_FILE=<vcpkg>/scripts/buildsystems/vcpkg.cmake",
+          program=True),
+    # ctest's summary of a test program that failed (onnxruntime's build with the TensorRT EP, batch 22)
+    _Kind(_rx(r"^\s*\d+/\d+ Test +#\d+: (?P<name>\S+) \.*\s*\*{3}(?:Failed|Exception|Timeout)"),
+          "The test program `{name}` failed; ctest's line does not say which case. Run it alone with its output: the "
+          "first failing case and its message are there (a test that needs a GPU, a model file or a network download "
+          "fails differently from a broken build).",
+          "ctest -R {name} --output-on-failure 2>&1 | grep -m5 -E 'FAILED|Failure|error'", program=True),
+    # Open MPI stopping every rank (TensorRT-LLM's executor, Triton's tensorrtllm backend)
+    _Kind(_rx(r"MPI_ABORT was invoked on rank (?P<name>\d+)"),
+          "Open MPI stopped every process because rank {name} gave up: the error that made it do so is that rank's own "
+          "output, earlier than this banner (its first [TensorRT-LLM][ERROR] or exception line). Find that line in the "
+          "whole log of rank {name}.",
+          "grep -n -m5 -E 'ERROR|Error|Exception|Assertion' <the whole log>"),
     # Windows' loader refusing to start a program ("The code execution cannot proceed because opencv_world490d.dll was
     # not found", depth-anything-tensorrt#9): a DLL of a library the program links, not TensorRT's (the KB has those)
     _Kind(_rx(r"(?:The code execution cannot proceed because|The program can't start because) (?P<name>[^\s\\/]{1,200}"
@@ -466,11 +496,20 @@ _KINDS: tuple[_Kind, ...] = (
           "inputs and outputs), or let Triton generate it from the model - from 22.07 (Triton 2.24) it does unless "
           "--disable-auto-complete-config is given; before, only with --strict-model-config=false.",
           "tritonserver --model-repository=/models --strict-model-config=false   # before 22.07: generate the config"),
-    _Kind(_rx(r"fatal error: (?P<name>[\w./+-]+?(?:\.(?:h|hh|hpp|hxx|cuh|inl))?): No such file or directory"),
+    # gcc in any locale ("NvInfer.h: 没有那个文件或目录", zh_CN), MSVC's C1083 ("无法打开包括文件: “unistd.h”", a Chinese
+    # Visual Studio)
+    _Kind(_rx(r"fatal error: (?P<name>[\w./+-]+?(?:\.(?:h|hh|hpp|hxx|cuh|inl))?): (?:No such file or directory"
+              r"|\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55)"
+              r"|fatal error C1083: (?:Cannot open include file|\u65e0\u6cd5\u6253\u5f00\u5305\u62ec\u6587\u4ef6): "
+              r"[\"'\u201c](?P<name>[\w./+-]+)[\"'\u201d]"),
           "The compiler cannot find the header `{name}`: the library it belongs to is not installed with its headers, "
           "or was built without that part (OpenCV without its dnn module, DeepStream's sources not installed), or its "
-          "include folder is not given to the build (-I, include_directories, CPATH). Find which package holds it.",
-          "find / -path '*/'{name} 2>/dev/null | head"),
+          "include folder is not given to the build (-I, include_directories, CPATH). Find which package holds it. "
+          "A POSIX header (unistd.h, dlfcn.h, sys/time.h) under MSVC means code written for Linux: it needs a Windows "
+          "port of that part, not another install.",
+          "find / -path '*/'{name} 2>/dev/null | head",
+          windows="Get-ChildItem -Path C:\\ -Recurse -Filter {name} -ErrorAction SilentlyContinue | "
+                  "Select-Object -First 3 FullName"),
     _Kind(_rx(r"(?:file://)?(?P<name>[^\s:]\S*) does not appear to be a Python project: "
               r"neither 'setup\.py' nor 'pyproject\.toml' found"),
           "pip was pointed at `{name}`, a folder with no setup.py or pyproject.toml: run it on the folder of the project "
