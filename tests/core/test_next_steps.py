@@ -549,3 +549,35 @@ def test_batch_21_and_22_lines_name_what_failed(line: str, platform: str, says: 
     assert says in first.text
     assert first.command is not None and command in first.command.code
     assert diagnose(line).failure == ("warning:" not in line)  # ld's skip is a warning: the failure is the line after
+
+
+@pytest.mark.parametrize(("lines", "says", "command"), [
+    # (batch 22) CMake's message body under its header: a submodule folder without a CMakeLists.txt
+    (["CMake Error at CMakeLists.txt:37 (add_subdirectory):", "  The source directory", "",
+      "    /onnx-tensorrt/third_party/onnx", "", "  does not contain a CMakeLists.txt file."],
+     "git submodule", "git submodule update --init --recursive"),
+    # CrazyAra#67 (batch 22): a Windows path's backslash read as an escape
+    (["CMake Error at CMakeLists.txt:344 (add_executable):", "  Syntax error in cmake code at", "",
+      "    C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2/samples/common/logger.cpp", "",
+      "  Invalid escape sequence \\P"], "forward slashes", None),
+])
+def test_cmake_message_bodies_say_what_failed(lines: list[str], says: str, command: str | None) -> None:
+    report = diagnose("\n".join(lines))
+    assert report.failure and report.first_error is not None
+    first = report.first_error.next_steps[0]
+    assert says in first.text and first.text.startswith("Line ")
+    assert command is None or (first.command is not None and command in first.command.code)
+
+
+@pytest.mark.parametrize(("line", "platform", "says", "command"), [
+    # NVIDIA/TensorRT#1671 (batch 22): the cross-compile image without its JetPack files
+    ("COPY failed: file not found in build context or excluded by .dockerignore: stat docker/jetpack_files: file does "
+     "not exist", "linux", "`docker/jetpack_files`", "ls -la docker/jetpack_files"),
+    # (batch 22) ChatRTX: a wheel that is a Git LFS pointer or a cut download
+    ("ERROR: Wheel 'tensorrt-llm' located at D:\\rtx\\dist\\tensorrt_llm-0.9.0-cp310-cp310-win_amd64.whl is invalid.",
+     "windows", "Git LFS pointer", "Get-Item"),
+], ids=["docker-copy", "wheel-invalid"])
+def test_build_inputs_that_are_missing_or_broken_are_named(line: str, platform: str, says: str, command: str) -> None:
+    first = first_error_steps(line, Environment(platform=platform))[0]  # type: ignore[arg-type]
+    assert says in first.text
+    assert first.command is not None and command in first.command.code

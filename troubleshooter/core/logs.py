@@ -272,6 +272,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:Linking|Compiling|C\+\+ compilation|Executing genrule) of rule '[^']{1,300}' failed\b"
     r"|^No package '[^']{1,100}' found\s*$|^Package \S+ was not found in the pkg-config search path"
     r"|^\s*None of the required '[^']{1,100}' found\.?\s*$"
+    # CMake's message body under its "CMake Error at ..." header: a folder without a CMakeLists.txt, a backslash escape
+    r"|^\s*does not contain a CMakeLists\.txt file\.?\s*$|^\s*Invalid escape sequence \\\S"
     # ctest's line for a test program that failed; Open MPI stopping every rank
     r"|^\s*\d+/\d+ Test +#\d+: \S+ \.*\s*\*{3}(?:Failed|Exception|Timeout)\b|\bMPI_ABORT was invoked on rank \d+"
     r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
@@ -456,6 +458,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
+                 "does not contain a CMakeLists.txt", "Invalid escape sequence",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",

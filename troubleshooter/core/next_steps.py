@@ -396,6 +396,37 @@ _KINDS: tuple[_Kind, ...] = (
           "rebuild the engine with the project's own conversion step for this model if they differ.",
           "polygraphy inspect model <model>.engine   # the engine's inputs and outputs with their shapes",
           program=True),
+    # CMake's add_subdirectory on an empty folder (under "CMake Error at CMakeLists.txt:N (add_subdirectory):"; the folder
+    # is on the line before): a git submodule that was never fetched (onnx-tensorrt's third_party/onnx, pybind11)
+    _Kind(_rx(r"^\s*does not contain a CMakeLists\.txt file"),
+          "CMake's add_subdirectory found no CMakeLists.txt in the folder named on the line before: a git submodule that "
+          "was not fetched (third_party/..., pybind11). Fetch the submodules (a pip install from a git URL or an archive "
+          "has none: clone with --recursive), then configure again.",
+          "git submodule update --init --recursive\ngit submodule status | head", program=True),
+    # CMake reading a Windows path's backslashes as escapes ("Invalid escape sequence \P" in
+    # "C:\Program Files\NVIDIA GPU Computing Toolkit\..."; CrazyAra#67)
+    _Kind(_rx(r"^\s*Invalid escape sequence (?P<name>\\\S)"),
+          "CMake read `{name}` in a Windows path as an escape sequence: a path written with backslashes in a CMakeLists, "
+          "a -D value or an environment variable. Write it with forward slashes (C:/Program Files/...), or use "
+          "file(TO_CMAKE_PATH ...) on a variable that holds a Windows path.",
+          None, windows="Select-String -Path CMakeLists.txt -Pattern '\\\\' | Select-Object -First 5", program=True),
+    # docker build without a file its Dockerfile copies (TensorRT OSS's cross-compile image: docker/jetpack_files,
+    # which SDK Manager downloads; TensorRT#1671)
+    _Kind(_rx(r"COPY failed: (?:file not found in build context|forbidden path)[^\n]{0,80}?stat (?P<name>\S{1,200}): "
+              r"file does not exist"
+              r"|COPY failed: stat [^\n]{0,200}?(?P<name>[^\s/]\S{0,200}): no such file or directory"),
+          "docker build found no `{name}` in the build context (the folder given to docker build, minus .dockerignore): "
+          "the file must be there before the build - a download step of the project's README (TensorRT OSS's "
+          "cross-compile images need the JetPack files from SDK Manager in docker/jetpack_files), or the build was run "
+          "from another folder than the one the Dockerfile expects.",
+          "ls -la {name}; cat .dockerignore 2>/dev/null | head", program=True),
+    # pip refusing a wheel file that is not a zip (a Git LFS pointer, a cut download; ChatRTX#116)
+    _Kind(_rx(r"Wheel '(?P<pkg>[^']{1,100})' located at (?P<name>\S{1,300}\.whl) is invalid"),
+          "pip could not read the wheel file `{name}`: it is not a whole wheel - a Git LFS pointer (the repository was "
+          "cloned without git-lfs, so the file is a few hundred bytes of text) or a cut download. Check its size and "
+          "first bytes, then fetch it again (git lfs pull in the repository, or download it again).",
+          "ls -l {name}; head -c 120 {name}",
+          windows="Get-Item {name} | Select-Object Length; Get-Content {name} -TotalCount 2", program=True),
     # pkg-config (CMake's pkg_check_modules) without a package: "None of the required 'zlib' found" (TensorRT OSS on
     # Windows, batch 22)
     _Kind(_rx(r"None of the required '(?P<name>[^']{1,100})' found"),
