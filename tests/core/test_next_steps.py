@@ -581,3 +581,18 @@ def test_build_inputs_that_are_missing_or_broken_are_named(line: str, platform: 
     first = first_error_steps(line, Environment(platform=platform))[0]  # type: ignore[arg-type]
     assert says in first.text
     assert first.command is not None and command in first.command.code
+
+
+@pytest.mark.parametrize(("line", "says", "command"), [
+    # (batch 23) TensorRT-LLM naming the build option the engine lacks
+    ("[TensorRT-LLM][ERROR] Assertion failed: When KV cache block reuse is set, model has to be built with paged context "
+     "FMHA", "`paged context FMHA`", "trtllm-build --help"),
+    (" what():  [TensorRT-LLM][ERROR] Assertion failed: KV-cache-less is only supported for context", "without a KV cache",
+     "--kv_cache_type paged"),
+    # (batch 23) jetson-utils drawing with no display
+    ("[cuda]      invalid OpenGL or DirectX context (error 219) (hex 0xDB)", "no display", "--headless"),
+], ids=["trtllm-built-with", "trtllm-kv-cache-less", "opengl-context"])
+def test_lines_that_name_a_missing_build_option_or_display(line: str, says: str, command: str) -> None:
+    first = first_error_steps(line, Environment(platform="linux"))[0]
+    assert says in first.text
+    assert first.command is not None and command in first.command.code

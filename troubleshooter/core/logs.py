@@ -276,6 +276,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^\s*does not contain a CMakeLists\.txt file\.?\s*$|^\s*Invalid escape sequence \\\S"
     # ctest's line for a test program that failed; Open MPI stopping every rank
     r"|^\s*\d+/\d+ Test +#\d+: \S+ \.*\s*\*{3}(?:Failed|Exception|Timeout)\b|\bMPI_ABORT was invoked on rank \d+"
+    # tritonserver's own signal handler ("Signal (11) received." before its boost stack)
+    r"|^Signal \(\d{1,2}\) received\."
     r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
     # pytest's summary of a failed test; BuildKit's marker on the Dockerfile instruction that failed
     r"|^(?:FAILED|ERROR) [\w./\\-]{1,200}\.py::"
@@ -458,7 +460,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
-                 "does not contain a CMakeLists.txt", "Invalid escape sequence",
+                 "does not contain a CMakeLists.txt", "Invalid escape sequence", ") received.",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",

@@ -427,6 +427,26 @@ _KINDS: tuple[_Kind, ...] = (
           "first bytes, then fetch it again (git lfs pull in the repository, or download it again).",
           "ls -l {name}; head -c 120 {name}",
           windows="Get-Item {name} | Select-Object Length; Get-Content {name} -TotalCount 2", program=True),
+    # TensorRT-LLM naming the build option its engine lacks ("When KV cache block reuse is set, model has to be built with
+    # paged context FMHA", tensorrtllm_backend; "KV-cache-less is only supported for context", batch 23)
+    _Kind(_rx(r"KV-cache-less is only supported for context"),
+          "The TensorRT-LLM engine was built without a KV cache (--kv_cache_type disabled): such an engine runs only the "
+          "context (prefill) phase, and generating tokens needs a KV cache. Build it again with the paged KV cache.",
+          "trtllm-build --checkpoint_dir <checkpoint> --output_dir <engine dir> --kv_cache_type paged"),
+    _Kind(_rx(r"(?:model|engine) (?:has to|must) be built with (?P<name>[\w -]{3,60}?)\s*(?:\(|$|[.;])"),
+          "The TensorRT-LLM engine was built without what this run needs (`{name}`): build it again with that option "
+          "(trtllm-build --help names it: --use_paged_context_fmha enable, a paged KV cache), or turn off the runtime "
+          "feature that needs it (the model's config.pbtxt parameters, e.g. enable_kv_cache_reuse false).",
+          "trtllm-build --help | grep -i -E 'paged|kv_cache|fmha'\n"
+          "grep -o '\"plugin_config\": {[^}]*}' <engine dir>/config.json   # what the engine was built with"),
+    # jetson-utils drawing with CUDA-OpenGL interop and no display (dusty-nv/jetson-inference, batch 23)
+    _Kind(_rx(r"invalid OpenGL or DirectX context \(error 219\)"),
+          "CUDA could not use an OpenGL context: the program opens a display window (glDisplay, the default output) "
+          "and there is no display for it - an SSH session without X forwarding, a container without the X socket, a "
+          "board with no screen attached. Run it headless (another output: a file, an RTP/RTSP stream, --headless) or "
+          "give it the display (DISPLAY, and the X11 socket in the container).",
+          "echo $DISPLAY; ls /tmp/.X11-unix\n<program> --headless <input> output.mp4   # or an rtp:// output",
+          program=True),
     # pkg-config (CMake's pkg_check_modules) without a package: "None of the required 'zlib' found" (TensorRT OSS on
     # Windows, batch 22)
     _Kind(_rx(r"None of the required '(?P<name>[^']{1,100})' found"),
