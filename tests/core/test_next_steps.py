@@ -596,3 +596,16 @@ def test_lines_that_name_a_missing_build_option_or_display(line: str, says: str,
     first = first_error_steps(line, Environment(platform="linux"))[0]
     assert says in first.text
     assert first.command is not None and command in first.command.code
+
+
+@pytest.mark.parametrize(("line", "says", "command"), [
+    # dusty-nv/jetson-inference#1788 (batch 23): jetson-utils' CUDA call with CUDA's unknown error, fine as root
+    ("[cuda]      unknown error (error 999) (hex 0x3E7)", "`video` group", "usermod -aG video"),
+    # dusty-nv/jetson-inference#1299 (batch 23): a binding refusing a cv2 image
+    ("SystemError: <built-in method Process of jetson.inference.poseNet object at 0x7fae89f510> returned NULL without "
+     "setting an error", "cudaFromNumpy", "help(jetson_inference.poseNet.Process)"),
+], ids=["jetson-utils-999", "jetson-binding-null"])
+def test_jetson_utils_and_binding_lines_are_not_model_loading(line: str, says: str, command: str) -> None:
+    first = first_error_steps(line, Environment(platform="jetson"))[0]
+    assert says in first.text
+    assert first.command is not None and command in first.command.code

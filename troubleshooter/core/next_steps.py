@@ -439,6 +439,24 @@ _KINDS: tuple[_Kind, ...] = (
           "feature that needs it (the model's config.pbtxt parameters, e.g. enable_kv_cache_reuse false).",
           "trtllm-build --help | grep -i -E 'paged|kv_cache|fmha'\n"
           "grep -o '\"plugin_config\": {[^}]*}' <engine dir>/config.json   # what the engine was built with"),
+    # jetson-utils' CUDA call failing with CUDA's unknown error (dusty-nv/jetson-inference#1788: gone when run as root;
+    # #1901, #1358 in the camera and display code)
+    _Kind(_rx(r"^\[cuda\]\s+unknown error \(error 999\)"),
+          "CUDA failed with its unknown error (999) in jetson-utils' camera, colour or display code (the [cuda] line after "
+          "this one names the file), not in the model: on Jetson, most often a user without access to the GPU devices "
+          "(it works as root: add the user to the `video` group and log in again), or a GPU left in a bad state by an "
+          "earlier crash (reboot). Try the camera alone with video-viewer.",
+          "groups | grep -w video || sudo usermod -aG video $USER   # then log out and in\n"
+          "video-viewer /dev/video0 --headless   # the camera without any model", program=True),
+    # a jetson-inference / jetson-utils Python binding refusing its arguments without an exception (#1299: poseNet.Process
+    # given a cv2 image)
+    _Kind(_rx(r"SystemError: <built-in method (?P<name>\w+) of (?P<cls>jetson[._](?:inference|utils)\.(?P<short>\w+)) object at "
+              r"0x[0-9a-fA-F]+> returned NULL without setting an error"),
+          "The {cls} binding's `{name}` refused its arguments without saying why: most often an image that is not a "
+          "cudaImage (a numpy array from cv2: convert it with jetson_utils.cudaFromNumpy, in RGB order), or the arguments "
+          "in another order or type than this release's binding takes. Check its signature.",
+          "python3 -c \"import jetson_inference, jetson_utils; help(jetson_inference.{short}.{name})\"",
+          program=True),
     # jetson-utils drawing with CUDA-OpenGL interop and no display (dusty-nv/jetson-inference, batch 23)
     _Kind(_rx(r"invalid OpenGL or DirectX context \(error 219\)"),
           "CUDA could not use an OpenGL context: the program opens a display window (glDisplay, the default output) "
