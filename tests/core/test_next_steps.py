@@ -609,3 +609,19 @@ def test_jetson_utils_and_binding_lines_are_not_model_loading(line: str, says: s
     first = first_error_steps(line, Environment(platform="jetson"))[0]
     assert says in first.text
     assert first.command is not None and command in first.command.code
+
+
+@pytest.mark.parametrize(("line", "platform", "says", "command"), [
+    # (batch 22) TensorRT OSS's cross-compile image: JetPack's cross packages come from SDK Manager
+    ("E: Unable to locate package libnvinfer-dev-cross-aarch64", "linux", "SDK Manager", "jetpack_files"),
+    # (batch 22) a prebuilt static library from another commit than the sources
+    ("tensorrt_llm_batch_manager_static.lib(trtGptModelV1.obj) : error LNK2019: unresolved external symbol \"public: "
+     "void __cdecl tensorrt_llm::runtime::GptSession::generate(void)\"", "windows", "different commits", "git describe"),
+    # tensorflow#33207 (batch 22): TensorFlow's configure without TensorRT's headers
+    ("Could not find any NvInferVersion.h matching version '5' in any subdirectory:", "linux", "TENSORRT_INSTALL_PATH",
+     "find / -name NvInferVersion.h"),
+], ids=["apt-cross", "lnk2019-prebuilt", "tf-configure"])
+def test_build_inputs_from_another_source_are_named(line: str, platform: str, says: str, command: str) -> None:
+    first = first_error_steps(line, Environment(platform=platform))[0]  # type: ignore[arg-type]
+    assert says in first.text
+    assert first.command is not None and command in first.command.code

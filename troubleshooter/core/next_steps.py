@@ -195,6 +195,14 @@ _KINDS: tuple[_Kind, ...] = (
           "ls -l {name}; pwd", program=True),
     # MSVC's linker cannot open a library the project lists (rtmpose_tensorrt#4: myelin64_1.lib, which TensorRT 8.6 does
     # not ship; a Chinese Visual Studio prints "无法打开文件")
+    # MSVC: a symbol a prebuilt static library needs is not in what is linked (tensorrt_llm_batch_manager_static.lib,
+    # batch 22): the prebuilt library and the sources being built are from different commits
+    _Kind(_rx(r"(?P<name>[\w.-]{1,120}\.lib)\((?P<obj>[\w.-]{1,120}\.obj)\) : error LNK2019: unresolved external symbol"),
+          "`{name}` ({obj}) references a symbol that nothing linked defines: the prebuilt library and the sources being "
+          "built come from different commits or releases (a library checked in or fetched for another tag), or a library "
+          "it needs is missing from the link. Build from one checkout whose prebuilt libraries match it (the same tag; "
+          "`git lfs pull` for libraries stored in LFS), or rebuild that library from the same sources.",
+          None, windows="git describe --tags; git lfs ls-files | Select-String -Pattern '\\.lib'", program=True),
     _Kind(_rx(r"LNK1104: (?:cannot open file|\u65e0\u6cd5\u6253\u5f00\u6587\u4ef6) ?['\"\u201c](?P<name>[^'\"\u201d]{1,200}\.lib)"
               r"['\"\u201d]"),
           "The linker cannot open `{name}`: the project's linker inputs list a library this install does not have (it "
@@ -204,6 +212,24 @@ _KINDS: tuple[_Kind, ...] = (
           "target_link_libraries).",
           "Get-ChildItem -Path C:\\ -Recurse -Filter \"{name}\" -ErrorAction SilentlyContinue | Select-Object FullName",
           lang="powershell", program=True),
+    # TensorFlow's ./configure not finding TensorRT's headers under the paths it was given (tensorflow#33207)
+    _Kind(_rx(r"Could not find any (?P<name>NvInfer(?:Version)?\.h) matching version '(?P<version>[^']{1,20})' "
+              r"in any subdirectory"),
+          "TensorFlow's configure did not find TensorRT {version}'s `{name}` under the paths it searched: TensorRT's "
+          "folder is not among them. Give configure the TensorRT install folder (the tar's root, or /usr for the deb "
+          "packages) when it asks, or set TENSORRT_INSTALL_PATH, and the TensorRT major it asks for must be the one "
+          "installed.",
+          "find / -name NvInferVersion.h 2>/dev/null | head -3\nexport TENSORRT_INSTALL_PATH=<the folder above include/>",
+          program=True),
+    # apt without JetPack's cross-compilation packages (TensorRT OSS's ubuntu-cross-aarch64 image, batch 22): they come
+    # from SDK Manager's download, not from NVIDIA's public CUDA repository
+    _Kind(_rx(r"^E: Unable to locate package (?P<name>\S*cross-aarch64\S*)"),
+          "apt has no `{name}`: JetPack's cross-compilation packages (TensorRT, CUDA and cuDNN for aarch64 on an x86 "
+          "host) are not in NVIDIA's public repository; they come with JetPack's download from SDK Manager. Download "
+          "them with SDK Manager for your JetPack and put the .deb files where the build expects them (TensorRT OSS's "
+          "cross-compile image: docker/jetpack_files).",
+          "ls docker/jetpack_files 2>/dev/null | head   # the .deb files SDK Manager downloaded for the JetPack",
+          program=True),
     # apt knows no package of that name: NVIDIA's repository is not added for this release, or the name is not in it
     _Kind(_rx(r"^E: Unable to locate package (?P<name>\S+)"),
           "apt has no package `{name}` in the repositories this machine knows: NVIDIA's CUDA repository (which carries "
