@@ -120,16 +120,6 @@ def _rx(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern, regex.VERSION0)
 
 
-_PIP_SOURCE = _Kind(_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
-    "pip (or poetry, uv) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
-    "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
-    "wheels (poetry's and uv's isolated builds have no pip to fetch them with). List what pip can install, "
-    "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
-    "python3-libnvinfer) instead of pip.",
-    "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
-    default="tensorrt", weak=True)
-"""pip's step status when a package fails to build (which package, only the lines after it say: weakly)."""
-
 
 _KINDS: tuple[_Kind, ...] = (
     _Kind(_rx(r"No module named '(?P<name>[\w.]+)'?"),
@@ -259,9 +249,16 @@ _KINDS: tuple[_Kind, ...] = (
           "tensorrt-cu12 / -cu11) and change the requirement. TensorRT has no macOS build.",
           "python -m pip install --no-cache-dir --extra-index-url https://pypi.nvidia.com <the package the message names>",
           program=True),
-    # pip's step statuses say which package only on the lines after them (when the lines name tensorrt, the KB's
-    # python-package-missing explains them)
-    _PIP_SOURCE,
+    # pip's step status when a package fails to build: which package, only the lines after it say (weakly; when they
+    # name tensorrt, the KB's tensorrt-pip-install-failed explains them)
+    _Kind(_rx(r"(?:Getting requirements to build wheel|Preparing metadata \(setup\.py\)) \.\.\. error"),
+          "pip (or poetry, uv) is building `{name}` from its source package: there is no TensorRT wheel for this Python, "
+          "platform or CUDA flavour, or the build cannot reach pypi.nvidia.com, where the package fetches the real "
+          "wheels (poetry's and uv's isolated builds have no pip to fetch them with). List what pip can install, "
+          "then pin a release that has a wheel for your Python; on Jetson, use JetPack's TensorRT (apt package "
+          "python3-libnvinfer) instead of pip.",
+          "python --version\npython -m pip index versions tensorrt --extra-index-url https://pypi.nvidia.com",
+          default="tensorrt", weak=True),
     # any other package pip had to compile (pycuda on Windows or a new Python, a Jetson without a wheel)
     _Kind(_rx(r"Failed building wheel for (?P<name>[\w.-]+)"
               r"|^(?:ERROR: )?Failed to build (?![^\n]*\b(?:engine|network|model|plan|the|an?)\b)(?P<name>[\w.-]+)"

@@ -130,6 +130,11 @@ def _values(entry: Entry, hits: EntryHits, env: Environment) -> tuple[dict[str, 
     return captures, {k: v for k, v in values.items() if len(v) > 1}
 
 
+def _ruled_out(unless: list[str], matched: set[str] | frozenset[str]) -> bool:
+    """A cause or version advice that a signature (or fact) of this log contradicts: one of its `unless:` ids matched."""
+    return any(sid in matched for sid in unless)
+
+
 def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: frozenset[str] = frozenset()) -> Diagnosis:
     """The finding of one entry. `facts`: what the engine knows beyond the signatures (`kb.schema.FACTS`), read by
     `when:`/`unless:` as if they were signature ids."""
@@ -158,12 +163,12 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
     # A sentence that depends on which stack ran (`front_ends` / `not_front_ends`) or that a signature contradicts
     # (`unless`) is said only where the log fits it.
     fitting = [c for c in entry.causes if (not c.front_ends or env.front_end in c.front_ends)
-               and env.front_end not in c.not_front_ends and not any(sid in matched for sid in c.unless)]
+               and env.front_end not in c.not_front_ends and not _ruled_out(c.unless, matched)]
     picked = sorted((c for c in fitting if c.when and any(sid in matched for sid in c.when)),
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])
     causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
-    ranges = [a for a in entry.version_advice if not any(sid in matched for sid in a.unless)]
+    ranges = [a for a in entry.version_advice if not _ruled_out(a.unless, matched)]
     advice, status = advice_for(ranges, env, vals)
     all_advice = [RangeAdvice.model_construct(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
                   for a in ranges]
