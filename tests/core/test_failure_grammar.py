@@ -281,9 +281,25 @@ ERRORS = [
      "0x00007FF9E4843B29 \u5904(\u4f4d\u4e8e detector.exe \u4e2d)\u6709\u672a\u7ecf\u5904\u7406\u7684\u5f02\u5e38: "
      "Microsoft C++ \u5f02\u5e38: paddle::platform::EnforceNotMet\uff0c\u4f4d\u4e8e\u5185\u5b58\u4f4d\u7f6e "
      "0x0000004B7594CE80 \u5904\u3002"),
+    # first-sight batch 24's shapes (real lines)
+    ("real ptxas in a docker build, collabora/WhisperLive#177",
+     "688.3 ptxas /tmp/tmpxft_00000f2a_00000000-6_customAllReduceKernels.ptx, line 2273; error   : Feature 'f16 "
+     "arithemetic and compare instructions' requires .target sm_53 or higher"),
+    ("real checkpoint converter, NVIDIA/TensorRT-LLM#1984",
+     "Don't know how to rename transformer.model.layers.0.pre_feedforward_layernorm.weight"),
+    ("real Triton on MIG, triton-inference-server/server#7906", "CacheManager Init Failed. Error: -17"),
+    ("real onnxruntime gem, ankane/onnxruntime-ruby#10",
+     "OnnxRuntime::Error: /onnxruntime_src/include/onnxruntime/core/common/logging/logging.h:294 static const "
+     "onnxruntime::logging::Logger& onnxruntime::logging::LoggingManager::DefaultLogger() Attempt to use DefaultLogger "
+     "but none has been registered."),
+    ("written", "ptxas fatal   : Unresolved extern function '_Z3foov'"),
 ]
 
 NOT_ERRORS = [
+    # real (triton-inference-server/core#324, first-sight batch 24): a stop asked for, then a clean shutdown
+    "Signal (15) received.",
+    "Signal (2) received.",  # written
+    "ptxas info    : Used 32 registers, 380 bytes cmem[0]",  # written
     # lines that healthy runs print, in the same shapes
     "2024-05-01 10:00:00|myapp|info|engine loaded",
     'time="2024-05-01T10:00:00Z" level=info msg="model ready"',

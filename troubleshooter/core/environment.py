@@ -212,7 +212,9 @@ _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
                      r"|\bnv(?:argus)?camerasrc\b|\bnvvidconv\b"
                      # nvcc building for an integrated GPU's architecture (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7); NvMedia
                      # (only when the line builds for no other architecture: a multi-arch desktop build lists several)
-                     r"|^(?!.*\b(?:compute|sm)_(?!(?:53|62|72|87)\b)\d{2,3}\b).*\b(?:compute|sm)_(?:53|62|72|87)\b"
+                     # (not ptxas naming the least architecture a feature needs: "requires .target sm_53 or higher")
+                     r"|^(?!.*\b(?:compute|sm)_(?!(?:53|62|72|87)\b)\d{2,3}\b)(?!.*\brequires \.target )"
+                     r".*\b(?:compute|sm)_(?:53|62|72|87)\b"
                      r"|\bnvmedia\w*")
 _WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
@@ -262,13 +264,18 @@ _SUCCESS = re.compile(r"&&&& PASSED|Engine built in|Engine generation completed 
                       r"Saved engine to|Serialized engine|Engine build succeeded|Building engine finished|"
                       r"\[I\] PASSED \||"
                       # a ROS workspace's package built (colcon, catkin tools): a CMake warning before it was no failure
-                      r"^Finished\s+<<< \S+ \[")
+                      r"^Finished\s+<<< \S+ \[|"
+                      # a test runner's summary with no test failed (DeepStream's run-deepstream-tests, ctest): an
+                      # error line of one test that recovered was no failure of the run
+                      r"^Tests failed:\s+0\s*$|\b100% tests passed, 0 tests failed out of \d+")
 _FAILURE = re.compile(r"&&&& FAILED|Engine could not be created|Building engine failed|engine != nullptr|"
-                      r"Failed to create engine|Invalid Engine|\[I\] FAILED \||^Failed\s+<<< \S+")
+                      r"Failed to create engine|Invalid Engine|\[I\] FAILED \||^Failed\s+<<< \S+|"
+                      r"^Tests failed:\s+[1-9]\d*\s*$|\btests passed, [1-9]\d* tests failed out of \d+")
 BUILD_LITERALS = ("&&&& PASSED", "Engine built in", "Engine generation completed", "Finished engine building",
                   "Saved engine to", "Serialized engine", "Engine build succeeded", "Building engine finished",
                   "PASSED |", "&&&& FAILED", "Engine could not be created", "Building engine failed",
-                  "engine != nullptr", "Failed to create engine", "Invalid Engine", "FAILED |", "<<< ")
+                  "engine != nullptr", "Failed to create engine", "Invalid Engine", "FAILED |", "<<< ", "Tests failed:",
+                  " tests failed out of ")
 
 _FRONT_ENDS = [
     # (pattern, stack): in the order a stack wins when a log shows several (the wrapper that owns the run

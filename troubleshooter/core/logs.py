@@ -131,7 +131,9 @@ _EXCEPTION = re.compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
     # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."
     r"|(?<=\.)(?:exc|errors?|exceptions?)\.[A-Z][A-Za-z0-9_]*"
-    r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error))(?::\s|:?$)"
+    r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error"
+    # a Ruby or C++ namespaced error class ("OnnxRuntime::Error: ...", the onnxruntime gem)
+    r"|(?:[A-Z][A-Za-z0-9_]*::)+[A-Z]?[A-Za-z0-9_]*(?:Error|Exception)))(?::\s|:?$)"
 )
 """A Python (or pybind11) exception line: `ValueError: ...`, `pkg.mod.Error: ...`, quoted or indented too."""
 _LEVEL_FIELD = re.compile(
@@ -277,7 +279,15 @@ _UNTAGGED_FAILURE = re.compile(
     # ctest's line for a test program that failed; Open MPI stopping every rank
     r"|^\s*\d+/\d+ Test +#\d+: \S+ \.*\s*\*{3}(?:Failed|Exception|Timeout)\b|\bMPI_ABORT was invoked on rank \d+"
     # tritonserver's own signal handler ("Signal (11) received." before its boost stack)
-    r"|^Signal \(\d{1,2}\) received\."
+    # (SIGINT and SIGTERM are a stop someone asked for: "Signal (15) received." then a clean shutdown)
+    r"|^Signal \((?!(?:2|15)\))\d{1,2}\) received\."
+    # ptxas refusing the PTX it assembles ("ptxas /tmp/x.ptx, line 2273; error   : Feature 'f16 arithemetic ...' requires
+    # .target sm_53 or higher"; "ptxas fatal   : Unresolved extern function ..."); a program that does not know how to
+    # handle its input ("Don't know how to rename transformer.model.layers.0...weight", a checkpoint converter); a
+    # component whose start failed with its code ("CacheManager Init Failed. Error: -17")
+    r"|\bptxas\b(?: [^\n]{1,300}?, line \d+;)? (?:error|fatal)\s+: "
+    r"|\b(?:[Dd]on't|[Dd]o not|[Dd]oesn't|[Dd]oes not|[Cc]an't|[Cc]annot) know how to [a-z]{3,}"
+    r"|\b(?:[Ii]nit|INIT|[Ii]nitiali[sz]ation|[Ss]tart(?:up)?) (?:[Ff]ailed|FAILED)[.,:;!]? (?:[Ee]rror|[Cc]ode|[Ss]tatus)\b"
     r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
     # pytest's summary of a failed test; BuildKit's marker on the Dockerfile instruction that failed
     r"|^(?:FAILED|ERROR) [\w./\\-]{1,200}\.py::"
@@ -460,7 +470,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
-                 "does not contain a CMakeLists.txt", "Invalid escape sequence", ") received.",
+                 "does not contain a CMakeLists.txt", "Invalid escape sequence", ") received.", "ptxas", "know how to",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",

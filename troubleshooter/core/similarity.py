@@ -28,8 +28,10 @@ MAX_CONFIDENCE = 0.5
 """A promoted diagnosis is never a confident claim: its confidence is at most this."""
 MAX_PROMOTIONS = 3
 _DECISIVE = re.compile(r"\[(?:Convolution|Deconvolution|Fully Connected|Scale|Matrix Multiply|Shuffle|Resize|Slice)\]"
-                       r"|\b(?:ConvTranspose|Deconv\w*|PWN|QuantizeLinear|DequantizeLinear|ForeignNode|INT8|FP16|FP8)\b")
-"""Words that name a layer's type or a precision: a line resembles an example only if it holds every such word the
+                       r"|\b(?:ConvTranspose|Deconv\w*|PWN|QuantizeLinear|DequantizeLinear|ForeignNode|INT8|FP16|FP8)\b"
+                       # a signal's number: "Signal (15) received." (a stop asked for) is not "Signal (11)" (a crash)
+                       r"|\b[Ss]ignal \(?\d+\)?|\bSIG[A-Z]{2,6}\b")
+"""Words that name a layer's type, a precision or a signal: a line resembles an example only if it holds every such word the
 example holds (a `[Convolution]` is not a `[Deconvolution]`, a plain node is not a Conv + PWN fusion), whatever the
 rest of the text shares."""
 
