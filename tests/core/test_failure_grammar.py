@@ -293,9 +293,15 @@ ERRORS = [
      "onnxruntime::logging::Logger& onnxruntime::logging::LoggingManager::DefaultLogger() Attempt to use DefaultLogger "
      "but none has been registered."),
     ("written", "ptxas fatal   : Unresolved extern function '_Z3foov'"),
+    ("real modal's runner, modal-labs/modal-examples#747",
+     "Runner failed with exception: FileNotFoundError(2, 'No such file or directory')"),
 ]
 
 NOT_ERRORS = [
+    # real (dusty-nv/jetson-containers#375, triton-inference-server/server#4331; first-sight batch 24): docker's pull
+    # notice, find(1) in a container's start-up banner
+    "Unable to find image 'dustynv/jetson-utils:r36.2.0' locally",
+    "find: '/usr/lib/ssl/private': Permission denied",
     # real (triton-inference-server/core#324, first-sight batch 24): a stop asked for, then a clean shutdown
     "Signal (15) received.",
     "Signal (2) received.",  # written

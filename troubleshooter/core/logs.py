@@ -268,7 +268,9 @@ _UNTAGGED_FAILURE = re.compile(
     # a shell that could not run what it was told ("gdown: command not found. ...", "bash: ./x.py: no such file or
     # directory", zsh's "zsh: command not found: x"); pkg-config without a package; a build's report that CUDA,
     # TensorRT or cuDNN is missing ("TensorRT is NOT Available", "CUDA NOT FOUND")
-    r"|^(?:\S+: )+(?:[Nn]o such file or directory|command not found|[Pp]ermission denied|no matches found)(?:[.:]|\s*$)"
+    # (not find(1) walking folders it may not read, a container banner's "find: '/usr/lib/ssl/private': Permission denied")
+    r"|^(?!find: )(?:\S+: )+(?:[Nn]o such file or directory|command not found|[Pp]ermission denied|no matches found)"
+    r"(?:[.:]|\s*$)"
     # Windows' loader refusing to start a program (its dialog's text); bazel's action that failed
     r"|\bThe code execution cannot proceed because |\bThe program can't start because \S{1,200} is missing\b"
     r"|\b(?:Linking|Compiling|C\+\+ compilation|Executing genrule) of rule '[^']{1,300}' failed\b"
@@ -288,6 +290,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\bptxas\b(?: [^\n]{1,300}?, line \d+;)? (?:error|fatal)\s+: "
     r"|\b(?:[Dd]on't|[Dd]o not|[Dd]oesn't|[Dd]oes not|[Cc]an't|[Cc]annot) know how to [a-z]{3,}"
     r"|\b(?:[Ii]nit|INIT|[Ii]nitiali[sz]ation|[Ss]tart(?:up)?) (?:[Ff]ailed|FAILED)[.,:;!]? (?:[Ee]rror|[Cc]ode|[Ss]tatus)\b"
+    # a runner's account of the exception that stopped it ("Runner failed with exception: FileNotFoundError(2, ...)")
+    r"|\b(?:[Ff]ailed|[Cc]rashed|[Ee]xited|[Dd]ied) with (?:an )?exception:? (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b"
     r"|\b(?:CUDA|TensorRT|TENSORRT|CUDNN|cuDNN|NVINFER|nvinfer)(?: is)? NOT (?:FOUND|[Aa]vailable|found)\b"
     # pytest's summary of a failed test; BuildKit's marker on the Dockerfile instruction that failed
     r"|^(?:FAILED|ERROR) [\w./\\-]{1,200}\.py::"
@@ -300,7 +304,9 @@ _UNTAGGED_FAILURE = re.compile(
     # a symbolizer's crash stack, frame 0 ("camera_master[4078]:   0: nvinfer1::LogStream::Buf::sync() at ??:?")
     r"|(?:^|:\s+)0: [A-Za-z_~][^\n]{0,300}? at \?\?:\?\s*$"
     r"|\bStack trace \(most recent call last\)(?: in thread \d+)?:|\bChild-SP\s+RetAddr\s+Call Site\b"
-    r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to|unable to|Cannot|cannot|Can not|can not|Can't|can't)"
+    # (not docker's pull notice, "Unable to find image 'dustynv/jetson-utils:r36.2.0' locally")
+    r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to(?! find image '[^']{1,200}' locally)|unable to|Cannot|cannot"
+    r"|Can not|can not|Can't|can't)"
     r" (?:parse|create|load|open|build"
     r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
     # Python's OSError text printed alone ("[Errno 2] No such file or directory: '...engine'"), a short "X not found."
@@ -375,7 +381,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\bRPC failed\b|\brequests? failed\b|\b(?:[Rr]eceived|[Ee]ncountered) an? ?error\b|^Error(?: \w+)?[.!]"
     # a shell, tar or a script naming what it could not find, open or run ("/tensorrt_models.sh: Is a directory",
     # "exec: /tensorrt_models.sh: cannot execute: Is a directory")
-    r"|: (?:No such file or directory|Permission denied|command not found|not found|Is a directory|Not a directory)\s*$"
+    r"|^(?!find: )[^\n]{0,2000}?: (?:No such file or directory|Permission denied|command not found|not found|Is a directory"
+    r"|Not a directory)\s*$"
     r"|: cannot execute(?:: [^\n]{1,80})?\s*$"
     # valgrind's and compute-sanitizer's findings: bad frees and accesses, leaks, a non-zero error summary
     r"|^==\d+==\s+(?:Invalid (?:read|write|free|delete)|Mismatched free|Conditional jump or move depends on uninit)"
