@@ -400,6 +400,13 @@ def test_healthy_lines_in_the_same_shapes_are_not_errors(line: str) -> None:
 # real (first-sight batch 6, u-fastmot-11; batch 1, u-jetson-inf-1732): the frame's source line says failure words
 # ("raise RuntimeError('Unable to read ...')"), or the exception is a bare Exception: the exception line still leads
 TRACEBACKS = [
+    # real (pytorch/TensorRT#2184, first-sight batch 24): a traceback pasted without its header; the raise statement's
+    # source line says the same words as the exception line under it
+    ("  File \"/usr/local/lib/python3.10/dist-packages/torch_tensorrt/_compile.py\", line 124, in compile\n"
+     "    target_ir = _get_target_ir(module_type, ir)\n"
+     "  File \"/usr/local/lib/python3.10/dist-packages/torch_tensorrt/_compile.py\", line 78, in _get_target_ir\n"
+     "    raise ValueError(\"Unknown ir was requested\")\nValueError: Unknown ir was requested\n",
+     "ValueError: Unknown ir was requested"),
     ("Traceback (most recent call last):\n  File \"app.py\", line 108, in <module>\n    main()\n"
      "  File \"/home/u/FastMOT/fastmot/videoio.py\", line 53, in __init__\n"
      "    raise RuntimeError('Unable to read video stream')\nRuntimeError: Unable to read video stream\n",
@@ -422,7 +429,7 @@ TRACEBACKS = [
 ]
 
 
-@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["source-line-with-failure-words", "cpp-terminate-what",
+@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["no-header-raise-line", "source-line-with-failure-words", "cpp-terminate-what",
                                                            "bare-exception", "ray-worker-prefix"])
 def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
     report = diagnose(log)
@@ -528,3 +535,16 @@ def test_the_web_uis_script_loading_header_does_not_lead_ahead_of_the_exception_
     log = Path(__file__).resolve().parents[2] / "sample_logs" / "first-sight" / "batch-20" / "u-sdwebui-trt-6.log"
     report = diagnose(log.read_text(encoding="utf-8"))
     assert report.first_error is None and report.diagnoses[0].id == "python-package-missing"
+
+
+def test_a_packages_own_load_warning_leads_and_the_source_line_under_it_is_code() -> None:
+    # real (microsoft/onnxruntime#4489, first-sight batch 24): onnxruntime reports its native module that did not load as
+    # a warning; the source line Python prints under the warning is code; the traceback is cut before its exception
+    log = (".../miniconda3/lib/python3.6/site-packages/onnxruntime/capi/_pybind_state.py:13: UserWarning: Cannot load "
+           "onnxruntime.capi. Error: 'libiomp5.so: cannot open shared object file: No such file or directory'\n"
+           "  warnings.warn(\"Cannot load onnxruntime.capi. Error: '{0}'\".format(str(e)))\n"
+           "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n")
+    report = diagnose(log)
+    assert report.exit_status == 1
+    assert report.first_error is not None and report.first_error.line == 1
+    assert all("warnings.warn" not in u.text for u in report.unexplained)

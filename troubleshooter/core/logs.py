@@ -157,6 +157,9 @@ _LEVEL_FIELD = re.compile(
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
+_WARN_CALL = re.compile(r"\s*warnings\.warn\(")
+"""The source line Python prints under a warning (`  warnings.warn("Cannot load onnxruntime.capi. Error: ...")`): code,
+whatever words its message holds; the warning line above it says what happened."""
 _FALLBACK = re.compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b")
 """A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"): the words
 of a failure, on a line that reports none."""
@@ -238,6 +241,9 @@ _PAYLOAD_ERROR = re.compile(
     # pip resolving TensorRT to its placeholder release (0.0.1, yanked: "not built and distributed by NVIDIA"), in
     # pip's WARNING lines
     r"|yanked version: '(?:nvidia-)?tensorrt' candidate \(version 0\.0\.1"
+    # a package's own native module that did not load, reported as a Python warning (onnxruntime: "UserWarning: Cannot
+    # load onnxruntime.capi. Error: 'libiomp5.so: cannot open shared object file ...'"); the import fails next
+    r"|(?:^|\bWarning: )Cannot (?:load|import) [\w.]{1,80}\. Error: '"
     r"|\b(?:nvidia-)?tensorrt-0\.0\.1(?:\.dev\d+)?\.tar\.gz\b.{0,600}?Command errored out with exit status"
     r"|" + _NAMED_FAILURE
 )
@@ -781,7 +787,7 @@ def payload_level(level: Level | None, text: str) -> Level | None:
     (wrappers) or with no tag is an error; so are failure words on a line with no tag at all."""
     if level is None:
         if ((_PAYLOAD_ERROR.search(text) or (_UNTAGGED_FAILURE.search(text) and not _FALLBACK.search(text)
-                                             and not _CMAKE_STATUS.match(text)))
+                                             and not _CMAKE_STATUS.match(text) and not _WARN_CALL.match(text)))
                 and not _NOTICE_UNDER_ERROR.search(text)):
             return Level.ERROR
     elif ((level is Level.WARNING and _PAYLOAD_ERROR.search(text) and not _NOTICE_UNDER_ERROR.search(text))

@@ -33,6 +33,7 @@ from troubleshooter.core.logs import (
     decode_line,
     ends_traceback,
     is_error_line,
+    is_exception_line,
     level_ok,
     parse_line,
     parse_parts,
@@ -649,7 +650,22 @@ def _apply(state: MatchState, info: _LineInfo, no: int, line: LogLine | None,  #
                 if ends_traceback(state.error_lines[k][0], line):
                     state.error_lines_seen -= len(state.error_lines) - k
                     del state.error_lines[k:]
+                elif is_exception_line(line.text):
+                    # A traceback pasted without its header: the frames' source lines just above the exception line
+                    # (`raise ValueError("Unknown ir was requested")`) are code, and the exception line stands for them
+                    j, after = len(state.error_lines), line.no
+                    while (j > 0 and state.error_lines[j - 1][0].raw.startswith((" ", "\t"))
+                           and after - state.error_lines[j - 1][0].no <= _FRAME_LINES):
+                        j -= 1
+                        after = state.error_lines[j][0].no
+                    if j < len(state.error_lines):
+                        state.error_lines_seen -= len(state.error_lines) - j
+                        del state.error_lines[j:]
             state.error_lines.append((_kept_error_line(line), matched))
+
+
+_FRAME_LINES = 4
+"""The most lines one traceback frame takes (its `File` line, the source line, 3.11's caret line, a blank line)."""
 
 
 def following_lines(buf: bytearray | bytes, pos: int, end: int, n: int = CONTEXT_LINES) -> list[bytes]:
