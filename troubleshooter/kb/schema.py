@@ -180,6 +180,9 @@ class Step(_Strict):
     front_ends: list[str] = Field(
         default_factory=list,
         description="Only when the log comes from one of these stacks (triton, deepstream, onnxruntime...).")
+    not_front_ends: list[str] = Field(
+        default_factory=list,
+        description="Not when the log comes from one of these stacks: the stack has its own form of this step.")
     producers: list[str] = Field(
         default_factory=list,
         description="Only when the ONNX model's producer, as the log prints it (trtexec's \"Producer name:\"), is one "
