@@ -400,6 +400,13 @@ def test_healthy_lines_in_the_same_shapes_are_not_errors(line: str) -> None:
 # real (first-sight batch 6, u-fastmot-11; batch 1, u-jetson-inf-1732): the frame's source line says failure words
 # ("raise RuntimeError('Unable to read ...')"), or the exception is a bare Exception: the exception line still leads
 TRACEBACKS = [
+    # written, in IPython's (Jupyter's) form: the header names the exception first and has no colon (real headers:
+    # first-sight batch 25, NVIDIA-AI-IOT/torch2trt#413, shamangary/FSA-Net#38)
+    ("---------------------------------------------------------------------------\n"
+     "KeyError                                  Traceback (most recent call last)\n"
+     "<ipython-input-3-07f6839266b8> in <module>\n----> 9 x = feeds['images']\n\n"
+     "KeyError: 'images'\n",
+     "KeyError: 'images'"),
     # real (pytorch/TensorRT#2184, first-sight batch 24): a traceback pasted without its header; the raise statement's
     # source line says the same words as the exception line under it
     ("  File \"/usr/local/lib/python3.10/dist-packages/torch_tensorrt/_compile.py\", line 124, in compile\n"
@@ -429,7 +436,7 @@ TRACEBACKS = [
 ]
 
 
-@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["no-header-raise-line", "source-line-with-failure-words", "cpp-terminate-what",
+@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["ipython-header", "no-header-raise-line", "source-line-with-failure-words", "cpp-terminate-what",
                                                            "bare-exception", "ray-worker-prefix"])
 def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
     report = diagnose(log)
@@ -548,3 +555,15 @@ def test_a_packages_own_load_warning_leads_and_the_source_line_under_it_is_code(
     assert report.exit_status == 1
     assert report.first_error is not None and report.first_error.line == 1
     assert all("warnings.warn" not in u.text for u in report.unexplained)
+
+
+def test_an_ipython_traceback_cut_before_its_exception_leads_with_its_header() -> None:
+    # real (NVIDIA-AI-IOT/torch2trt#413, first-sight batch 25): Jupyter's header names the exception; the paste ends in
+    # the frames
+    log = ("---------------------------------------------------------------------------\n"
+           "AttributeError                            Traceback (most recent call last)\n"
+           "/usr/local/lib/python3.6/dist-packages/torch/nn/modules/module.py in __call__(self, *input, **kwargs)\n"
+           "--> 491             result = self.forward(*input, **kwargs)\n")
+    report = diagnose(log)
+    assert report.exit_status == 1
+    assert report.first_error is not None and report.first_error.text.startswith("AttributeError ")

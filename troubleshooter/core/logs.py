@@ -65,6 +65,10 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
     (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
+    # docker compose with a container_name ("frigate           | ERROR: ..."): a lowercase name padded to the column,
+    # then a line that starts as a log line does (a level word, a bracket, a date), unlike a table's "Flags  | [FP16]"
+    (r"[a-z][\w.-]{1,62} {2,}\| ?(?=(?:ERROR|WARN|WARNING|INFO|DEBUG|CRITICAL|FATAL)[:\s\]]|\[|\d{4}-\d\d-\d\d)",
+     "docker", False),
     # ROS 2 launch: "[autoware_bevfusion_node-1] ", "[detectnet-2] " (the node's name and its process number)
     (r"\[[A-Za-z_][\w.]{0,62}-\d{1,3}\]\s+(?=\S)", None, False),
     # Ray: "(ServeController pid=910) ", "(pid=1234, ip=10.0.0.5) ", "(RayWorker pid=77) " before a worker's line
@@ -126,7 +130,9 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
 ]
 
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
-_TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
+_TRACEBACK = re.compile(r"(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\s{2,})?Traceback \(most recent call last\)(?::|\s*$)")
+"""A Python traceback's header: "Traceback (most recent call last):", or IPython's (Jupyter's), which names the exception
+first and has no colon ("AttributeError                            Traceback (most recent call last)")."""
 _EXCEPTION = re.compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
     # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."
