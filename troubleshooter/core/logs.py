@@ -130,7 +130,8 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
 ]
 
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
-_TRACEBACK = re.compile(r"(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\s{2,})?Traceback \(most recent call last\)(?::|\s*$)")
+_TRACEBACK = re.compile(
+    r"(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\s{2,})?Traceback \(most recent call last\)(?::|\s*$)")
 """A Python traceback's header: "Traceback (most recent call last):", or IPython's (Jupyter's), which names the exception
 first and has no colon ("AttributeError                            Traceback (most recent call last)")."""
 _EXCEPTION = re.compile(
