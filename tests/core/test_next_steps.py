@@ -625,3 +625,27 @@ def test_build_inputs_from_another_source_are_named(line: str, platform: str, sa
     first = first_error_steps(line, Environment(platform=platform))[0]  # type: ignore[arg-type]
     assert says in first.text
     assert first.command is not None and command in first.command.code
+
+
+@pytest.mark.parametrize("lines", [
+    # real (NVIDIA-AI-IOT/torch2trt#413, first-sight batch 25): Jupyter's header, the paste cut in the frames
+    ["---------------------------------------------------------------------------",
+     "AttributeError                            Traceback (most recent call last)",
+     "/usr/local/lib/python3.6/dist-packages/torch/nn/modules/module.py in __call__(self, *input, **kwargs)",
+     "--> 491             result = self.forward(*input, **kwargs)"],
+    # written: the plain header, the paste cut after the first frame
+    ["Traceback (most recent call last):", '  File "export.py", line 12, in <module>', "    main()"],
+], ids=["ipython", "python"])
+def test_a_traceback_cut_before_its_exception_asks_for_its_last_line(lines: list[str]) -> None:
+    report = diagnose("\n".join(lines) + "\n")
+    assert report.exit_status == 1 and report.first_error is not None
+    first = report.first_error.next_steps[0]
+    assert "ends before the traceback's last line" in first.text
+    assert first.command is not None and "tail -n 40" in first.command.code
+
+
+def test_a_whole_traceback_gets_no_cut_traceback_step() -> None:
+    report = diagnose("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+                      "ZeroDivisionError: division by zero\n")
+    assert report.first_error is not None and report.first_error.text.startswith("ZeroDivisionError")
+    assert all("ends before the traceback" not in s.text for s in report.first_error.next_steps)

@@ -969,6 +969,13 @@ _KINDS: tuple[_Kind, ...] = (
           "site-packages/<library>, that library refused it - compare the library's release (`pip show <library>`) "
           "with the one the script or its README names, and read the library's docs for that call.",
           None, program=True, stackless=True),
+    # a Python traceback's header that leads because the paste ends before its exception line (IPython's header names
+    # the exception: "AttributeError                            Traceback (most recent call last)")
+    _Kind(_rx(r"^(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,})?Traceback \(most recent call last\)"),
+          "The paste ends before the traceback's last line, the one that names the error[[ (`{name}`)]] and its "
+          "message: that line says what failed, and the last `File ...` frame above it where. Run it again and keep the "
+          "traceback to its end (a notebook prints it under the cell; copy all of it).",
+          "<your command> 2>&1 | tail -n 40", "<your command> 2>&1 | Select-Object -Last 40", weak=True),
     # the message carries its own remedy ("... engine not found: X. Run engine compilation first via
     # ensure_engines_compiled().", "Please reinstall ...", "Did you mean ...?"): weakly, so a later line whose words a
     # kind above fits better gives the step, and TensorRT's own lines keep their stack's steps
