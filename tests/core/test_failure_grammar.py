@@ -553,7 +553,9 @@ def test_a_packages_own_load_warning_leads_and_the_source_line_under_it_is_code(
            "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n")
     report = diagnose(log)
     assert report.exit_status == 1
-    assert report.first_error is not None and report.first_error.line == 1
+    # the warning's own line is the failure: a library the loader could not open (library-load-failure's class)
+    assert report.diagnoses[0].id == "library-load-failure"
+    assert [e.line for e in report.diagnoses[0].evidence] == [1]
     assert all("warnings.warn" not in u.text for u in report.unexplained)
 
 
