@@ -147,6 +147,11 @@ def test_platform_override() -> None:
     ("W0112 13:48:25.660892  6355 tensorrt_subgraph_pass.cc:293] The Paddle lib links the 7216 version TensorRT, make "
      "sure the runtime TensorRT you are using is no less than this version", "7.2.1"),  # PaddlePaddle/Paddle#30350
     ('    "nvinfer": "C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\TensorRT\\\\v8.6\\\\lib",', "8.6"),  # laugh12321/TensorRT-YOLO#91
+    # real: first-sight batch 24 (unread at first sight): a Dockerfile's setting, an app's engine cache named after
+    # the release, a stack and the GPU
+    ("Step 5/33 : ENV TRT_VERSION 8.2.5.1", "8.2.5"),  # wang-xinyu/tensorrtx#1010
+    ('Building TensorRT engine 2x_OpenProteus_Compact_i2_70K.pth_1280x720_fp16_NVIDIA GeForce RTX 3080_trt'
+     '-10.9.0.34_torch_tensorrt-2.6.0+cu126_opt-3_RVE-VERSION: 2.3.3-dev20250610.engine. This may take a while...', "10.9.0"),  # TNTwise/REAL-Video-Enhancer#134
 ])
 def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
     assert diagnose(line).environment.tensorrt_version == version

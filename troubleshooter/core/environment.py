@@ -125,7 +125,11 @@ FACTS: list[FactPattern] = [
     # its release
     _p("tensorrt_version", ("trt_", "trt-", ".trt", "_trt", "-trt"),
        r"(?:^|[\s_./\\-])trt[_-]?(?P<v>(?:[5-9]|1\d)\.\d+(?:\.\d+){0,2})"
-       r"(?=[_.-](?:cuda|gpu|cu\d|sm\d|engine|plan|trt|onnx)(?![a-z])|[_.-]?(?:cuda|gpu)\d|\s|$)", _short, 0),
+       r"(?=[_.-](?:cuda|gpu|cu\d|sm\d|engine|plan|trt|onnx|torch|fp16|fp32|int8|bf16)(?![a-z])|[_.-]?(?:cuda|gpu)\d|\s|$)",
+       _short, 0),
+    # a build's own setting: a Dockerfile's "ENV TRT_VERSION 8.2.5.1", "ARG TENSORRT_VERSION=10.3.0", CMake's -DTRT_VERSION=
+    _p("tensorrt_version", ("TRT_VERSION", "TENSORRT_VERSION"),
+       r"\b(?:TRT|TENSORRT)_VERSION[\s=:]+[\"']?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})\b", _short, 1),
     # NVIDIA's own build paths in TensorRT 5-7 messages: ".../DIT/release/5.0/parsers/...", "C:\\p4sw\\...\\DIT\\release\\5.1\\"
     _p("tensorrt_version", ("DIT/release/", "DIT\\release\\"), r"DIT[\\/]release[\\/](?P<v>\d+\.\d+)[\\/]", None, 1),
     _p("tensorrt_version", ("onnx-tensorrt-",), r"onnx-tensorrt-(?P<v>\d+\.\d+(?:\.\d+)?)[\\/]", None, 1),
