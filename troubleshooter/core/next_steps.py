@@ -111,6 +111,9 @@ class _Kind(NamedTuple):
     weak: bool = False
     """The line's words fit but say little ("Preparing metadata (setup.py) ... error"): a later line that a kind
     fits better gives the step instead."""
+    lead_only: bool = False
+    """Only for the line that leads the report when no failing line follows it, never from a later line: what it asks
+    for (the rest of a traceback cut before its exception) says nothing when another line leads or more lines follow."""
     stackless: bool = False
     """Only when no known stack ran: a Python exception in a known stack's run may be raised in that stack's own code
     (torch2trt's converters, a Triton backend), whose steps and tracker then fit better."""
@@ -975,7 +978,8 @@ _KINDS: tuple[_Kind, ...] = (
           "The paste ends before the traceback's last line, the one that names the error[[ (`{name}`)]] and its "
           "message: that line says what failed, and the last `File ...` frame above it where. Run it again and keep the "
           "traceback to its end (a notebook prints it under the cell; copy all of it).",
-          "<your command> 2>&1 | tail -n 40", "<your command> 2>&1 | Select-Object -Last 40", weak=True),
+          "<your command> 2>&1 | tail -n 40", "<your command> 2>&1 | Select-Object -Last 40", weak=True,
+          lead_only=True),
     # the message carries its own remedy ("... engine not found: X. Run engine compilation first via
     # ensure_engines_compiled().", "Please reinstall ...", "Did you mean ...?"): weakly, so a later line whose words a
     # kind above fits better gives the step, and TensorRT's own lines keep their stack's steps
@@ -1051,10 +1055,11 @@ _PROJECT_TRACKER = ("If the script is a project's (a repository's demo, export o
                     "release or commit; the error is in its code or its use, not in TensorRT.")
 
 
-def _kind_of(payload: str, env: Environment) -> tuple[_Kind, regex.Match[str]] | None:
-    """The first kind whose words the line has (`_KINDS`, in order), and its match."""
+def _kind_of(payload: str, env: Environment, *, lead: bool = False) -> tuple[_Kind, regex.Match[str]] | None:
+    """The first kind whose words the line has (`_KINDS`, in order), and its match. `lead`: the line leads the report
+    and no failing line follows it (a `lead_only` kind applies)."""
     for kind in _KINDS:
-        if kind.stackless and env.front_end is not None:
+        if (kind.stackless and env.front_end is not None) or (kind.lead_only and not lead):
             continue
         m = kind.pattern.search(payload)
         if m is not None:
@@ -1084,7 +1089,9 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     TensorRT (`env.front_end`; for an unknown stack, the plain TensorRT one); None: the generic steps.
     `later`: the unexplained failing lines after it (number, payload): when this line's words name nothing, the
     first of those that says what failed gives the first step, naming its line."""
-    found = _kind_of(payload, env)
+    # a lead_only kind when no failing line follows (else the paste was not cut there: an exception whose name no grammar
+    # reads, Paddle's EnforceNotMet)
+    found = _kind_of(payload, env, lead=not later)
     said_by = None
     tensorrt_own = (origin in TENSORRT_ORIGINS) or (origin is None and _TENSORRT_OWN.search(payload) is not None)
     if (found is None or found[0].weak) and not tensorrt_own:  # TensorRT's own line keeps its stack's steps
