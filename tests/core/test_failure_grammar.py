@@ -400,6 +400,10 @@ def test_healthy_lines_in_the_same_shapes_are_not_errors(line: str) -> None:
 # real (first-sight batch 6, u-fastmot-11; batch 1, u-jetson-inf-1732): the frame's source line says failure words
 # ("raise RuntimeError('Unable to read ...')"), or the exception is a bare Exception: the exception line still leads
 TRACEBACKS = [
+    # real (first-sight batch 1, u-paddle-23721): Paddle's exception class, its message in the report printed below it
+    ("Traceback (most recent call last):\n  File \"tools/paddle_infer.py\", line 223, in __init__\n"
+     "    self.predict = fluid.core.create_paddle_predictor(config)\npaddle.fluid.core_avx.EnforceNotMet: \n",
+     "paddle.fluid.core_avx.EnforceNotMet:"),
     # written, in IPython's (Jupyter's) form: the header names the exception first and has no colon (real headers:
     # first-sight batch 25, NVIDIA-AI-IOT/torch2trt#413, shamangary/FSA-Net#38)
     ("---------------------------------------------------------------------------\n"
@@ -436,7 +440,7 @@ TRACEBACKS = [
 ]
 
 
-@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["ipython-header", "no-header-raise-line", "source-line-with-failure-words", "cpp-terminate-what",
+@pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["paddle-enforce", "ipython-header", "no-header-raise-line", "source-line-with-failure-words", "cpp-terminate-what",
                                                            "bare-exception", "ray-worker-prefix"])
 def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
     report = diagnose(log)

@@ -139,6 +139,8 @@ _EXCEPTION = re.compile(
     # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."
     r"|(?<=\.)(?:exc|errors?|exceptions?)\.[A-Z][A-Za-z0-9_]*"
     r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error"
+    # Paddle's exception class, raised to Python ("paddle.fluid.core_avx.EnforceNotMet: " with its report below)
+    r"|EnforceNotMet"
     # a Ruby or C++ namespaced error class ("OnnxRuntime::Error: ...", the onnxruntime gem)
     r"|(?:[A-Z][A-Za-z0-9_]*::)+[A-Z]?[A-Za-z0-9_]*(?:Error|Exception)))(?::\s|:?$)"
 )
@@ -491,6 +493,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
                  "does not contain a CMakeLists.txt", "Invalid escape sequence", ") received.", "ptxas", "know how to",
+                 "EnforceNotMet",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
