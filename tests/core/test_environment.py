@@ -152,6 +152,9 @@ def test_platform_override() -> None:
     ("Step 5/33 : ENV TRT_VERSION 8.2.5.1", "8.2.5"),  # wang-xinyu/tensorrtx#1010
     ('Building TensorRT engine 2x_OpenProteus_Compact_i2_70K.pth_1280x720_fp16_NVIDIA GeForce RTX 3080_trt'
      '-10.9.0.34_torch_tensorrt-2.6.0+cu126_opt-3_RVE-VERSION: 2.3.3-dev20250610.engine. This may take a while...', "10.9.0"),  # TNTwise/REAL-Video-Enhancer#134
+    # real (first-sight batch 25, unread there): vs-mlrt's cache named with TensorRT's own integer (AmusementClub/vs-mlrt#74)
+    ('[11/28/2023-22:20:02] [W] Could not read timing cache from: C:/Program Files (x86)/SVP 4/rife\\models'
+     '\\rife\\rife_v4.12_ensemble.onnx.1280x736_fp16_no-tf32_trt-8502_cudnn_I-fp16_O-fp16_NVIDIA-GeForce-RTX-3070-Ti_aacbced1.engine.cache. A new timing cache will be generated and written.', "8.5.2"),
 ])
 def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
     assert diagnose(line).environment.tensorrt_version == version

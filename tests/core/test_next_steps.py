@@ -649,3 +649,15 @@ def test_a_whole_traceback_gets_no_cut_traceback_step() -> None:
                       "ZeroDivisionError: division by zero\n")
     assert report.first_error is not None and report.first_error.text.startswith("ZeroDivisionError")
     assert all("ends before the traceback" not in s.text for s in report.first_error.next_steps)
+
+
+@pytest.mark.parametrize("line", [
+    # real (first-sight batch 25): Triton's HTTP endpoint refusing the body (triton-inference-server/server#1845,
+    # kserve/kserve#1283)
+    '{"error":"failed to parse the request JSON buffer: Invalid value. at 0"}',
+    "{\"error\":\"Unable to parse 'inputs': attempt to access non-existing object member 'inputs'\"}(base)",
+])
+def test_a_request_body_triton_cannot_read_gets_the_v2_json_form(line: str) -> None:
+    first = first_error_steps(line, Environment())[0]
+    assert "KServe v2 inference JSON" in first.text and '"inputs"' in first.text
+    assert first.command is not None and "/v2/models/" in first.command.code

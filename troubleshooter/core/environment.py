@@ -127,6 +127,10 @@ FACTS: list[FactPattern] = [
        r"(?:^|[\s_./\\-])trt[_-]?(?P<v>(?:[5-9]|1\d)\.\d+(?:\.\d+){0,2})"
        r"(?=[_.-](?:cuda|gpu|cu\d|sm\d|engine|plan|trt|onnx|torch|fp16|fp32|int8|bf16)(?![a-z])|[_.-]?(?:cuda|gpu)\d|\s|$)",
        _short, 0),
+    # ... or with the release as TensorRT's own integer (NV_TENSORRT_VERSION): vs-mlrt's engine and timing caches,
+    # "rife_v4.12_ensemble.onnx.1280x736_fp16_no-tf32_trt-8502_cudnn_I-fp16_O-fp16_NVIDIA-GeForce-RTX-3070-Ti_....engine"
+    _p("tensorrt_version", ("trt-", "trt_"), r"(?:^|[\s_./\\-])trt[_-](?P<v>[5-9]\d{3}|1\d{5})(?=[_.-][A-Za-z])",
+       _banner_version, 0),
     # a build's own setting: a Dockerfile's "ENV TRT_VERSION 8.2.5.1", "ARG TENSORRT_VERSION=10.3.0", CMake's -DTRT_VERSION=
     _p("tensorrt_version", ("TRT_VERSION", "TENSORRT_VERSION"),
        r"\b(?:TRT|TENSORRT)_VERSION[\s=:]+[\"']?(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+){0,2})\b", _short, 1),

@@ -972,6 +972,15 @@ _KINDS: tuple[_Kind, ...] = (
           "site-packages/<library>, that library refused it - compare the library's release (`pip show <library>`) "
           "with the one the script or its README names, and read the library's docs for that call.",
           None, program=True, stackless=True),
+    # Triton's (KServe v2) HTTP endpoint refusing the request body: {"error":"Unable to parse 'inputs': attempt to access
+    # non-existing object member 'inputs'"}, {"error":"failed to parse the request JSON buffer: Invalid value. at 0"}
+    _Kind(_rx(r"Unable to parse '(?P<name>\w+)'(?:: attempt to access non-existing object member)?"
+              r"|failed to parse the request JSON buffer"),
+          "The server could not read the request body as KServe v2 inference JSON[[ (no `{name}` member)]]: it takes "
+          "`{\"inputs\": [{\"name\": ..., \"shape\": [...], \"datatype\": \"FP32\", \"data\": [...]}]}`, sent as JSON "
+          "(Content-Type: application/json; curl's `-d` alone sends a form). The model's metadata gives each input's "
+          "name, shape and datatype; tritonclient builds the body for you.",
+          "curl -s localhost:8000/v2/models/<model>"),
     # a Python traceback's header that leads because the paste ends before its exception line (IPython's header names
     # the exception: "AttributeError                            Traceback (most recent call last)")
     _Kind(_rx(r"^(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,})?Traceback \(most recent call last\)"),
