@@ -661,3 +661,10 @@ def test_a_request_body_triton_cannot_read_gets_the_v2_json_form(line: str) -> N
     first = first_error_steps(line, Environment())[0]
     assert "KServe v2 inference JSON" in first.text and '"inputs"' in first.text
     assert first.command is not None and "/v2/models/" in first.command.code
+
+
+def test_a_builder_that_was_not_created_gets_its_three_causes() -> None:
+    # real (tongyuantongyu/vs-NNVISR#7, first-sight batch 25): the program's own words for a null builder
+    first = first_error_steps("VapourSynth encountered a fatal error: Cannot create infer builder", Environment())[0]
+    assert "createInferBuilder returned null" in first.text
+    assert first.command is not None and "nvidia-smi" in first.command.code

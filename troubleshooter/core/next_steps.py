@@ -972,6 +972,16 @@ _KINDS: tuple[_Kind, ...] = (
           "site-packages/<library>, that library refused it - compare the library's release (`pip show <library>`) "
           "with the one the script or its README names, and read the library's docs for that call.",
           None, program=True, stackless=True),
+    # TensorRT's builder not created, in a program's words ("VapourSynth encountered a fatal error: Cannot create infer
+    # builder", vs-NNVISR): createInferBuilder returned null, and TensorRT's logger said why on the lines before
+    _Kind(_rx(r"(?i:cannot create infer builder|could not create (?:the )?(?:infer )?builder|builder creation failed"
+              r"|createInferBuilder (?:failed|returned (?:null|nullptr|NULL)))"),
+          "TensorRT could not create its builder (createInferBuilder returned null): CUDA did not start (no GPU "
+          "visible, a driver older than this TensorRT's CUDA), a TensorRT library did not load (the builder resource "
+          "library, a DLL of another release first on the path), or the GPU is one this release does not support. "
+          "TensorRT's logger prints which on the lines just before: run it again with the logger at verbose and read "
+          "them; check the GPU and driver first.",
+          "nvidia-smi", weak=True),
     # Triton's (KServe v2) HTTP endpoint refusing the request body: {"error":"Unable to parse 'inputs': attempt to access
     # non-existing object member 'inputs'"}, {"error":"failed to parse the request JSON buffer: Invalid value. at 0"}
     _Kind(_rx(r"Unable to parse '(?P<name>\w+)'(?:: attempt to access non-existing object member)?"
