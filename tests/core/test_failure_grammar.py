@@ -293,6 +293,8 @@ ERRORS = [
      "onnxruntime::logging::Logger& onnxruntime::logging::LoggingManager::DefaultLogger() Attempt to use DefaultLogger "
      "but none has been registered."),
     ("written", "ptxas fatal   : Unresolved extern function '_Z3foov'"),
+    ("real Triton model table, triton-inference-server/hugectr_backend#58",
+     '|            |         |   <frozen importlib._bootstrap>(703): _load_unlocked                                            |'),
     ("real modal's runner, modal-labs/modal-examples#747",
      "Runner failed with exception: FileNotFoundError(2, 'No such file or directory')"),
 ]

@@ -295,6 +295,9 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^\s*does not contain a CMakeLists\.txt file\.?\s*$|^\s*Invalid escape sequence \\\S"
     # ctest's line for a test program that failed; Open MPI stopping every rank
     r"|^\s*\d+/\d+ Test +#\d+: \S+ \.*\s*\*{3}(?:Failed|Exception|Timeout)\b|\bMPI_ABORT was invoked on rank \d+"
+    # a frame of a Python traceback inside Triton's model table: the status cell of a model that failed to load holds the
+    # error and pybind11's "At:" frames ("|   |   |   <frozen importlib._bootstrap>(703): _load_unlocked   |")
+    r"|^\|(?:[^|\n]{0,80}\|){1,3}\s+(?:<frozen [\w.]{1,60}>|\S{1,300}\.py)\(\d+\): [\w<>]{1,80}\s+\|\s*$"
     # tritonserver's own signal handler ("Signal (11) received." before its boost stack)
     # (SIGINT and SIGTERM are a stop someone asked for: "Signal (15) received." then a clean shutdown)
     r"|^Signal \((?!(?:2|15)\))\d{1,2}\) received\."
@@ -493,7 +496,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
                  "does not contain a CMakeLists.txt", "Invalid escape sequence", ") received.", "ptxas", "know how to",
-                 "EnforceNotMet",
+                 "EnforceNotMet", "<frozen ", ".py(",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
                  "PreconditionNotMet", "Unimplemented", "ResourceExhausted", "CMake Error", "Configuring incomplete",
