@@ -130,10 +130,10 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
 ]
 
 _BARE_LEVEL = re.compile(_LVL + r":\s+")
-_TRACEBACK = re.compile(
-    r"(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\s{2,})?Traceback \(most recent call last\)(?::|\s*$)")
+TRACEBACK_HEADER = r"(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,})?Traceback \(most recent call last\)"
 """A Python traceback's header: "Traceback (most recent call last):", or IPython's (Jupyter's), which names the exception
-first and has no colon ("AttributeError                            Traceback (most recent call last)")."""
+(`name`) first and has no colon ("AttributeError                            Traceback (most recent call last)")."""
+_TRACEBACK = re.compile(TRACEBACK_HEADER + r"(?::|\s*$)")
 _EXCEPTION = re.compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
     # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."

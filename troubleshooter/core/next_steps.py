@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import regex
 
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
-from troubleshooter.core.logs import MAKE_FATAL
+from troubleshooter.core.logs import MAKE_FATAL, TRACEBACK_HEADER
 from troubleshooter.models import Command, Environment, FixStep, Origin
 
 if TYPE_CHECKING:
@@ -993,7 +993,7 @@ _KINDS: tuple[_Kind, ...] = (
           "curl -s localhost:8000/v2/models/<model>"),
     # a Python traceback's header that leads because the paste ends before its exception line (IPython's header names
     # the exception: "AttributeError                            Traceback (most recent call last)")
-    _Kind(_rx(r"^(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,})?Traceback \(most recent call last\)"),
+    _Kind(_rx("^" + TRACEBACK_HEADER),
           "The paste ends before the traceback's last line, the one that names the error[[ (`{name}`)]] and its "
           "message: that line says what failed, and the last `File ...` frame above it where. Run it again and keep the "
           "traceback to its end (a notebook prints it under the cell; copy all of it).",

@@ -168,7 +168,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])
     causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
-    ranges = [a for a in entry.version_advice if not _ruled_out(a.unless, matched)]
+    ranges = [] if any(sigs[s].release_free for s in matched if s in sigs) else list(entry.version_advice)
     advice, status = advice_for(ranges, env, vals)
     all_advice = [RangeAdvice.model_construct(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
                   for a in ranges]

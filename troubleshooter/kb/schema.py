@@ -83,6 +83,10 @@ class Signature(_Strict):
         "context the trigger appeared in, not a later, unrelated line).",
     )
     note: str | None = Field(default=None, description="What this signature is for (shown by `kb explain`).")
+    release_free: bool = Field(
+        default=False,
+        description="TensorRT's release decides nothing when this signature matched (another library refusing the GPU, "
+        "a package index without the wheel): the entry's version advice and the ask for the release are left out.")
     api_added_in: str | None = Field(
         default=None,
         description="Only when the `symbol` capture names a TensorRT C++ name that its headers first declared in a release "
@@ -159,10 +163,6 @@ class VersionAdvice(_Strict):
     versions: str = Field(description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
     status: Status
     text: str
-    unless: list[str] = Field(
-        default_factory=list,
-        description="Not when one of these signatures matched (a trigger where TensorRT's release decides nothing: "
-                    "another library refusing the GPU).")
 
     _versions = field_validator("versions")(_check_specifier)
 
@@ -294,10 +294,6 @@ class Entry(_Strict):
             for sid in (*cause.when, *cause.unless):
                 if sid not in ids:
                     raise ValueError(f"causes.{i}.when/unless: {sid!r} is not a signature id of this entry (or a FACTS id)")
-        for i, adv in enumerate(self.version_advice):
-            for sid in adv.unless:
-                if sid not in ids:
-                    raise ValueError(f"version_advice.{i}.unless: {sid!r} is not a signature id of this entry")
         for i, fix in enumerate(self.fixes):
             for where, spec in [(f"fixes.{i}", fix)] + [(f"fixes.{i}.steps.{j}", st) for j, st in enumerate(fix.steps)]:
                 for sid in (*spec.when, *spec.unless):
