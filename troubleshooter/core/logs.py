@@ -118,6 +118,12 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"\[TRT\]:?\s*" + _LVL + r":\s*", "python", False),
     # pytest's failure report: "E           RuntimeError: ..."
     (r"(?P<lvl>E)(?: {3,}|\t)(?=\S)", "pytest", False),
+    # OpenCV's logger: "[ERROR:0@0.173] global onnx_importer.cpp:1051 handleNode ...", "[ WARN:0] ..." (level, thread,
+    # seconds since start)
+    (r"\[ ?(?P<lvl>ERROR|WARN|INFO|DEBUG|FATAL|VERBOSE):\d{1,4}(?:@\d+\.\d+)?\]\s*", None, False),
+    # deepstream-app's own messages: "** ERROR: <parse_config_file:536>: parse_config_file failed", "** INFO: <bus_callback:
+    # 291>: Pipeline ready"
+    (r"\*\* (?P<lvl>ERROR|WARN|WARNING|INFO): (?:<[\w:]{1,80}>: )?", None, False),
     # an application's bracketed level word: "[ERROR] ", "[error]: ", "[Warning] "
     (r"\[(?P<lvl>" + _LVL_ANY_CASE + r")\]:?\s*", None, False),
     # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
@@ -163,15 +169,22 @@ _LEVEL_FIELD = re.compile(
     r"|(?:^|\]\s)\s*[a-z_][\w.]{1,60}\s{2,}(?P<col>ERROR|CRITICAL|FATAL|WARNING)\s*: "
     # Python logging's dashed fields: "2023-11-28:11:00:01 - root - ERROR - The shape of the mask ..." (MMDeploy)
     r"|(?:^|\s)-\s[\w.<>-]{1,60}\s-\s(?P<dash>ERROR|CRITICAL|FATAL|WARNING)\s-\s"
+    # Python logging's "%(name)s [%(levelname)s] - ": "2019-09-07 15:39:21,386 Build [ERROR] - cuda_home and cudnn_home
+    # paths must be specified and valid." (ONNX Runtime's build.py; the timestamp was read above)
+    r"|^[A-Za-z_][\w.-]{0,60} \[(?P<named>ERROR|CRITICAL|FATAL|WARNING|INFO|DEBUG)\] - "
+    # a notebook's error output as JSON (VS Code's, an .ipynb's): "name": "RuntimeError", "ename": "ValueError"
+    r"|^\s*\{?\s*\"e?name\"\s*:\s*\"(?P<jname>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\""
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
 _WARN_CALL = re.compile(r"\s*warnings\.warn\(")
 """The source line Python prints under a warning (`  warnings.warn("Cannot load onnxruntime.capi. Error: ...")`): code,
 whatever words its message holds; the warning line above it says what happened."""
-_FALLBACK = re.compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b")
-"""A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"): the words
-of a failure, on a line that reports none."""
+_FALLBACK = re.compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b"
+                       # "Could not read timing cache from: X. A new timing cache will be generated and written." (vs-mlrt)
+                       r"|\.\s+A new [\w -]{1,40} will be (?:generated|created|built|written)\b")
+"""A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"; a cache it
+could not read and makes anew): the words of a failure, on a line that reports none."""
 _PARSER_FRAME = re.compile(
     r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$"
     # the header of the parser's error ("ERROR: /opt/onnx-tensorrt/ModelImporter.cpp:143 In function importNode:"): the
@@ -291,8 +304,10 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\b(?:Linking|Compiling|C\+\+ compilation|Executing genrule) of rule '[^']{1,300}' failed\b"
     r"|^No package '[^']{1,100}' found\s*$|^Package \S+ was not found in the pkg-config search path"
     r"|^\s*None of the required '[^']{1,100}' found\.?\s*$"
-    # CMake's message body under its "CMake Error at ..." header: a folder without a CMakeLists.txt, a backslash escape
+    # CMake's message body under its "CMake Error at ..." header: a folder without a CMakeLists.txt, a backslash escape,
+    # a command no included file defines ("Unknown CMake command \"set_ifndef\".")
     r"|^\s*does not contain a CMakeLists\.txt file\.?\s*$|^\s*Invalid escape sequence \\\S"
+    r"|^\s*Unknown CMake command \""
     # ctest's line for a test program that failed; Open MPI stopping every rank
     r"|^\s*\d+/\d+ Test +#\d+: \S+ \.*\s*\*{3}(?:Failed|Exception|Timeout)\b|\bMPI_ABORT was invoked on rank \d+"
     # a frame of a Python traceback inside Triton's model table: the status cell of a model that failed to load holds the
@@ -473,6 +488,10 @@ _UNTAGGED_FAILURE = re.compile(
     r"|^malformed launch argument '"
     # docker: an image with no build for this platform (an x86 image on a Jetson)
     r"|\bno matching manifest for \S+ in the manifest list entries"
+    # the Python interpreter's own refusal to run what it was given ("/usr/bin/python3: No module named pip", "python:
+    # can't open file '/app/x.py': [Errno 2] ...", "/usr/bin/python3: Error while finding module specification for
+    # 'tinychat.serve.controller' (ModuleNotFoundError: No module named 'tinychat')")
+    r"|^(?:\S{0,300}[/\\])?python[\d.]{0,5}(?:\.exe)?: (?:No module named |can't open file |Error while finding module)"
     # PyTorch on a GPU its build has no kernels for (RTX 50 with a wheel before CUDA 12.8)
     r"|with CUDA capability sm_\d+ is not compatible with the current PyTorch installation"
 )
@@ -495,7 +514,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Cannot", "cannot", "Can not", "can not", "Couldn't", "couldn't", "Can't", "can't",
                  "export failure", "Killed", "\u274c", "no matches found", "cannot proceed because", "can't start because",
                  "None of the required", "***Failed", "***Exception", "***Timeout", "MPI_ABORT",
-                 "does not contain a CMakeLists.txt", "Invalid escape sequence", ") received.", "ptxas", "know how to",
+                 "does not contain a CMakeLists.txt", "Unknown CMake command", "Invalid escape sequence", ") received.",
+                 "ptxas", "know how to",
                  "EnforceNotMet", "<frozen ", ".py(",
                  "Exception during initialization", "Access violation", "Unsupported ONNX data type", "Falling back to",
                  "Difference exceeds tolerance", "Invalid argument", "InvalidArgument", "NotFound", "Unavailable",
@@ -535,7 +555,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
-                 "placeholder project", "): Failed",
+                 "placeholder project", "): Failed", ": No module named ", ": can't open file ",
                  "held broken packages", "No package ", "\"rc\": ",
                  "no matching manifest",
                  "is not compatible with the current PyTorch",
@@ -740,7 +760,7 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
                 m = level_field(rest)
                 if m is not None:
                     found = m.lastgroup
-                    level = error if found == "json" else words.get((m.group(found) or "").upper())  # type: ignore[arg-type]
+                    level = error if found in ("json", "jname") else words.get((m.group(found) or "").upper())  # type: ignore[arg-type]
         if origin == "trt":
             origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
         text = rest.strip()
