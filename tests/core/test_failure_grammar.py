@@ -297,6 +297,19 @@ ERRORS = [
      '|            |         |   <frozen importlib._bootstrap>(703): _load_unlocked                                            |'),
     ("real modal's runner, modal-labs/modal-examples#747",
      "Runner failed with exception: FileNotFoundError(2, 'No such file or directory')"),
+    # first-sight batch 26 (sample_logs/first-sight/batch-26), learned after its first-sight score
+    ("real ONNX Runtime's build.py, microsoft/onnxruntime#1777",
+     "2019-09-07 15:39:21,386 Build [ERROR] - cuda_home and cudnn_home paths must be specified and valid."),
+    ("real OpenCV's DNN importer, UNeedCryDear/yolov7-opencv-dnn-cpp#7",
+     "[ERROR:0@0.173] global onnx_importer.cpp:1051 handleNode DNN/ONNX: ERROR during processing node with 5 inputs "
+     "and 1 outputs: [NonMaxSuppression]:(onnx_node!/end2end/NonMaxSuppression) from domain='ai.onnx'"),
+    ("real deepstream-app, marcoslucianops/DeepStream-Yolo#267", "** ERROR: <parse_config_file:536>: parse_config_file failed"),
+    ("real a notebook's error output as JSON, pytorch/TensorRT#1565", '\t"name": "RuntimeError",'),
+    ("real docker build on l4t-base, otamajakusi/dockerfile-yolov5-jetson#11", "/usr/bin/python3: No module named pip"),
+    ("real holohub's run script, nvidia-holoscan/holohub#454",
+     "/usr/bin/python3: Error while finding module specification for 'tinychat.serve.controller' "
+     "(ModuleNotFoundError: No module named 'tinychat')"),
+    ("real TensorRT sample built alone, NVIDIA/TensorRT#373", 'Unknown CMake command "set_ifndef".'),
 ]
 
 NOT_ERRORS = [
@@ -379,6 +392,15 @@ NOT_ERRORS = [
     "2023-11-28:10:59:12 - root - INFO - Finish pipeline mmdeploy.apis.pytorch2onnx.torch2onnx",
     "1704759117.6037271 [INFO] [launch]: Default logging verbosity is set to INFO",  # real, the same paste
     "WARNING: The candidate selected for download or install is a yanked version: 'somepkg' candidate (version 1.2.0)",
+    # first-sight batch 26: vs-mlrt's notice on a healthy first build (real, AmusementClub/vs-mlrt#52), and the same
+    # shapes at a healthy level (written)
+    "Could not read timing cache from: F:/Hybrid/64bit/onnx_models/1x_Alias_200000_G.onnx.1440x1088_fp16_workspace"
+    "1073741824_trt-8501_cudnn_I-fp32_O-fp32_NVIDIA-GeForce-RTX-4080_d3d7bd0.engine.cache. A new timing cache will be "
+    "generated and written.",
+    "[ WARN:0@0.012] global cap_gstreamer.cpp:1405 open OpenCV | GStreamer warning: Cannot query video position",
+    "** INFO: <bus_callback:291>: Pipeline ready",
+    "2024-11-11 08:33:16,650 tools_python_utils [INFO] - flatbuffers module is not installed.",
+    '    "name": "resnet50",',
 ]
 
 
