@@ -196,3 +196,48 @@ def test_a_tensorrt_9_engine_is_offered_the_tensorrt_llm_rebuild_first() -> None
     assert "trtllm-build" in fixes[0].steps[0] and "If this engine came from trtllm-build" in fixes[0].steps[0]
     older = line.replace("9.2.0.4", "8.6.1.6").replace("9.2.0.5", "8.6.1.2")
     assert not any("trtllm-build" in step for fix in diagnose(older).diagnoses[0].fixes for step in fix.steps)
+
+
+STACK_ENTRY = Entry.model_validate({
+    "id": "stack-gated", "title": "An entry with steps for some releases of a stack's package", "severity": "error",
+    "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger", "literals": ["boom"]}]},
+    "causes": [{"text": "x", "certainty": "suggestion"}],
+    "references": [{"url": "https://example.org"}], "last_verified": "2026-11-28",
+    "examples": {"match": [{"name": "m", "log": "boom"}], "no_match": [{"name": "n", "log": "calm"}]},
+    "fixes": [{"title": "Load CUDA for the provider", "steps": [
+        {"text": "Preload", "code": "python -c 'import onnxruntime as ort; ort.preload_dlls()'", "lang": "bash",
+         "stack_versions": {"onnxruntime": ">=1.21"}},
+        {"text": "Use the path", "code": "export LD_LIBRARY_PATH=/usr/local/cuda/lib64", "lang": "bash",
+         "stack_versions": {"onnxruntime": "<1.21"}},
+        {"text": "One build only", "code": "pip uninstall -y onnxruntime", "lang": "bash"},
+    ]}],
+})
+
+
+def stack_texts(env: Environment) -> list[str]:
+    return [s.text for fx in fixes_for(STACK_ENTRY, env, {}) for s in fx.detail]
+
+
+def test_a_step_for_some_releases_of_a_stack_package_fits_the_release_the_log_prints() -> None:
+    assert stack_texts(Environment(stack_versions={"onnxruntime": "1.18.1"})) == ["Use the path", "One build only"]
+    assert stack_texts(Environment(stack_versions={"onnxruntime": "1.22.0"})) == ["Preload", "One build only"]
+    # another stack's version says nothing of this one
+    assert stack_texts(Environment(stack_versions={"tensorrt-llm": "0.9.0"}))[:2] == [
+        "(onnxruntime 1.21+) Preload", "(onnxruntime before 1.21) Use the path"]
+
+
+def test_the_onnxruntime_release_a_pip_listing_prints_picks_the_provider_step() -> None:
+    from troubleshooter import diagnose
+
+    # written, in the shape of the real line of ZHO-ZHO-ZHO/ComfyUI-InstantID#48 (kb/library-load-failure.yaml)
+    line = ('2024-07-01 10:00:00.1 [E:onnxruntime:Default, provider_bridge_ort.cc:1745 onnxruntime::TryGetProviderInfo_CUDA]'
+            ' D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1426 onnxruntime::ProviderLibrary::Get '
+            '[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when trying to load '
+            '"C:\\ComfyUI\\python_embeded\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"')
+    old = diagnose("onnxruntime-gpu          1.17.1\n" + line)
+    new = diagnose("onnxruntime-gpu          1.22.0\n" + line)
+    old_code = "\n".join(s.command.code for fx in old.diagnoses[0].fixes for s in fx.detail if s.command)
+    new_code = "\n".join(s.command.code for fx in new.diagnoses[0].fixes for s in fx.detail if s.command)
+    assert old.diagnoses[0].id == new.diagnoses[0].id == "library-load-failure"
+    assert "preload_dlls" not in old_code and "$env:PATH" in old_code
+    assert "preload_dlls" in new_code and "$env:PATH" not in new_code

@@ -174,7 +174,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 and (not spec.platforms or possible is None or bool(possible & set(spec.platforms)))
                 and (not spec.front_ends or front_end in spec.front_ends)
                 and front_end not in getattr(spec, "not_front_ends", ())
-                and (not producers or producer in {p.lower() for p in producers}))
+                and (not producers or producer in {p.lower() for p in producers})
+                # a step for some releases of a stack's own package: not for a log that prints another one
+                and all(in_range(env.stack_versions.get(stack), spec_) is not False
+                        for stack, spec_ in getattr(spec, "stack_versions", {}).items()))
 
     def whom(platforms: Sequence[Platform]) -> Sequence[Platform]:
         """The platforms to name for a step: none when the log's platform is known and the step covers every one
@@ -204,7 +207,9 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             releases = step.versions or fx.versions if version is None else None
             if releases and possible_releases and all(in_range(r, releases) for r in possible_releases):
                 releases = None  # every release the log leaves possible is one this step is for
-            label = _whom(releases, whom(step.platforms or fx.platforms))
+            stack_ranges = [releases_label(spec_, stack) for stack, spec_ in step.stack_versions.items()
+                            if env.stack_versions.get(stack) is None]  # the log prints none: say whom it is for
+            label = ", ".join(filter(None, (*stack_ranges, _whom(releases, whom(step.platforms or fx.platforms)))))
             if label:
                 text = f"({label}) {text}"
             lang = (step.lang or "text").lower()
@@ -234,9 +239,9 @@ def _for_some_only(platforms: Sequence[Platform], possible: Collection[Platform]
     return possible is not None and bool(platforms) and not set(possible) <= set(platforms)
 
 
-def releases_label(spec: str) -> str:
+def releases_label(spec: str, product: str = "TensorRT") -> str:
     """A version range as a reader says it: '>=10' -> 'TensorRT 10+', '<10' -> 'TensorRT before 10',
-    '>=8.4,<11' -> 'TensorRT 8.4 to 10.x'."""
+    '>=8.4,<11' -> 'TensorRT 8.4 to 10.x' (`product`: another package's name, 'onnxruntime 1.21+')."""
     low = high = None
     other: list[str] = []
     for clause in (c.strip() for c in spec.split(",") if c.strip()):
@@ -247,16 +252,16 @@ def releases_label(spec: str) -> str:
         else:
             other.append(clause)
     if len(other) == 1 and other[0].startswith("==") and low is None and high is None:
-        return f"TensorRT {other[0][2:]}"
+        return f"{product} {other[0][2:]}"
     if other or (low is None and high is None):
-        return f"TensorRT {spec}"
+        return f"{product} {spec}"
     if low and high:
         parts = high.split(".")
         below = f"{int(parts[0]) - 1}.x" if len(parts) == 1 or parts[1:] in (["0"], ["0", "0"]) else f"before {high}"
-        return f"TensorRT {low} to {below}" if below.endswith(".x") else f"TensorRT {low} to <{high}"
+        return f"{product} {low} to {below}" if below.endswith(".x") else f"{product} {low} to <{high}"
     if low:
-        return f"TensorRT {low}+"
-    return f"TensorRT before {high}"
+        return f"{product} {low}+"
+    return f"{product} before {high}"
 
 
 def _whom(versions: str | None, platforms: Collection[Platform]) -> str:

@@ -187,8 +187,19 @@ class Step(_Strict):
         default_factory=list,
         description="Only when the ONNX model's producer, as the log prints it (trtexec's \"Producer name:\"), is one "
         "of these (pytorch, tf2onnx, keras2onnx, PaddlePaddle...; compared without case).")
+    stack_versions: dict[str, str] = Field(
+        default_factory=dict,
+        description="Only for these releases of a stack's own package, by stack ({onnxruntime: '>=1.21'}): hidden when "
+        "the log prints another release, shown labelled with the range when it prints none.")
 
     _versions = field_validator("versions")(_check_specifier)
+
+    @field_validator("stack_versions")
+    @classmethod
+    def _stack_specifiers(cls, value: dict[str, str]) -> dict[str, str]:
+        for spec in value.values():
+            _check_specifier(spec)
+        return value
 
     @model_validator(mode="after")
     def _lang_with_code(self) -> Step:
