@@ -310,6 +310,8 @@ ERRORS = [
      "/usr/bin/python3: Error while finding module specification for 'tinychat.serve.controller' "
      "(ModuleNotFoundError: No module named 'tinychat')"),
     ("real TensorRT sample built alone, NVIDIA/TensorRT#373", 'Unknown CMake command "set_ifndef".'),
+    ("real A1111's extension installer, AUTOMATIC1111/stable-diffusion-webui-tensorrt#11",
+     "stderr: Traceback (most recent call last):"),
 ]
 
 NOT_ERRORS = [

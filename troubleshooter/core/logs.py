@@ -62,6 +62,9 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # "*** stderr: Traceback ...", "***     from x import y", "*** ModuleNotFoundError: ...")
     (r"\*\*\* (?:stderr: |stdout: )?(?=Error (?:running|loading|calling|executing|completing) |Traceback \(|\s{0,6}File \""
      r"|\s{2,}\S|[A-Za-z_][\w.]*(?:Error|Exception): )", None, False),
+    # a runner that prints a child's streams under labels (A1111's extension installer: "stderr: Traceback (most recent
+    # call last):"), before a traceback or an exception line
+    (r"(?:stderr|stdout|STDERR|STDOUT): (?=Traceback \(|\s{0,6}File \"|[A-Za-z_][\w.]*(?:Error|Exception): )", None, False),
     # docker-compose: "trt-1  | ..." / "trt_1 | ..."
     # (the numeric suffix keeps tables such as Polygraphy's "Flags  | [FP16]" intact)
     (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
