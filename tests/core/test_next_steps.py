@@ -78,8 +78,6 @@ KIND_LINES = [
      "yolox_l.engine", "dir "),  # batch 4
     ("  Getting requirements to build wheel ... error", "jetson", "python3-libnvinfer",
      "pip index versions tensorrt"),  # NVIDIA/TensorRT#4176 (batch 6)
-    ("ValueError: Specified provider 'CUDAExecutionProvider' is unavailable. Available providers: 'CPUExecutionProvider'",
-     "jetson", "`CUDAExecutionProvider`", "get_available_providers()"),  # microsoft/onnxruntime#7484 (batch 1)
     ("** ERROR: <create_primary_gie_bin:120>: Failed to create 'primary_gie'", "jetson", "`primary_gie`",
      "gst-inspect-1.0 -b"),  # first-sight batch 1 (DeepStream)
     ("  ** ERROR: <create_osd_bin:58>: Failed to create 'nvosd0'", "linux", "`nvosd0`", "registry"),  # batch 2

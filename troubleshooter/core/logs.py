@@ -122,8 +122,10 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # pytest's failure report: "E           RuntimeError: ..."
     (r"(?P<lvl>E)(?: {3,}|\t)(?=\S)", "pytest", False),
     # OpenCV's logger: "[ERROR:0@0.173] global onnx_importer.cpp:1051 handleNode ...", "[ WARN:0] ..." (level, thread,
-    # seconds since start)
-    (r"\[ ?(?P<lvl>ERROR|WARN|INFO|DEBUG|FATAL|VERBOSE):\d{1,4}(?:@\d+\.\d+)?\]\s*", None, False),
+    # seconds since start). Its WARN carries failures the program goes on after ("imread_('%01d.jpg'): can't open/read
+    # file"): below ERROR the line's own words decide
+    (r"\[ ?(?P<lvl>ERROR|FATAL):\d{1,4}(?:@\d+\.\d+)?\]\s*", None, False),
+    (r"\[ ?(?:WARN|INFO|DEBUG|VERBOSE):\d{1,4}(?:@\d+\.\d+)?\]\s*", None, False),
     # deepstream-app's own messages: "** ERROR: <parse_config_file:536>: parse_config_file failed", "** INFO: <bus_callback:
     # 291>: Pipeline ready"
     (r"\*\* (?P<lvl>ERROR|WARN|WARNING|INFO): (?:<[\w:]{1,80}>: )?", None, False),

@@ -278,13 +278,6 @@ _KINDS: tuple[_Kind, ...] = (
           windows="python --version; nvcc --version\n"
                   "python -m pip download {name} --no-deps --only-binary=:all: -d $env:TEMP\\wheels",
           program=True),
-    _Kind(_rx(r"[Ss]pecified provider '(?P<name>\w+ExecutionProvider)' is unavailable"
-              r"|(?P<name>TensorrtExecutionProvider|CUDAExecutionProvider) is not in available provider names"),
-          "This onnxruntime has no `{name}`: the CPU-only package (onnxruntime) is installed, or installed beside "
-          "onnxruntime-gpu and loaded first. Keep one package: onnxruntime-gpu built for your CUDA (on Jetson, the "
-          "wheel built for your JetPack).",
-          'python -c "import onnxruntime as ort; print(ort.__version__, ort.get_available_providers())"\n'
-          "python -m pip uninstall -y onnxruntime onnxruntime-gpu && python -m pip install onnxruntime-gpu"),
     _Kind(_rx(r"<create_\w+(?::\d+)?>: Failed to create (?:element )?'(?P<name>[\w-]+)'|no element \"(?P<name>[\w-]+)\""),
           "GStreamer could not create the `{name}` element: its plugin did not load (a library the plugin needs is "
           "missing or from another release, GStreamer's registry cache is stale after an install or upgrade, or - in a "
