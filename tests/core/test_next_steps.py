@@ -78,6 +78,8 @@ KIND_LINES = [
      "yolox_l.engine", "dir "),  # batch 4
     ("  Getting requirements to build wheel ... error", "jetson", "python3-libnvinfer",
      "pip index versions tensorrt"),  # NVIDIA/TensorRT#4176 (batch 6)
+    ("E0118 08:31:52.149680 840 main.cc:257] failed to start HTTP service: Unavailable - Socket '0.0.0.0:1111' already "
+     "in use", "linux", "port 1111", "grep ':1111 '"),  # triton-inference-server/pytriton#1 (batch 26)
     ("** ERROR: <create_primary_gie_bin:120>: Failed to create 'primary_gie'", "jetson", "`primary_gie`",
      "gst-inspect-1.0 -b"),  # first-sight batch 1 (DeepStream)
     ("  ** ERROR: <create_osd_bin:58>: Failed to create 'nvosd0'", "linux", "`nvosd0`", "registry"),  # batch 2

@@ -294,8 +294,9 @@ _FRONT_ENDS = [
                 # Triton's own sources behind its glog prefix (glog alone is also Apollo's, Caffe's, Paddle's)
                 r"|\s(?:model_lifecycle|backend_model(?:_instance)?|model_config_utils|pinned_memory_manager"
                 r"|cuda_memory_manager|backend_manager|infer_request|(?:http|grpc)_server|logging)\.cc:\d+\]"
-                # its model table, pasted alone ("| Model          | Version | Status   |")
-                r"|^\|\s*Model\s+\|\s*Version\s+\|\s*Status\s+\|"), "triton"),
+                # its model table, pasted alone ("| Model          | Version | Status   |"); its endpoints that did not start
+                r"|^\|\s*Model\s+\|\s*Version\s+\|\s*Status\s+\|"
+                r"|failed to start (?:HTTP|GRPC|Metrics|SageMaker|Vertex AI) service: "), "triton"),
     (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"
                 r"|<create_\w+_bin(?::\d+)?>"), "deepstream"),  # deepstream-app's own errors: "<create_primary_gie_bin:120>"
     (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
@@ -326,6 +327,7 @@ _FRONT_ENDS = [
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
                       "_trt_engine]", "helper.h:", "tensorrt_subgraph_pass.cc", "op_teller.cc", "analysis_predictor.cc",
                       "TensorrtExecutionProvider", "Ort::Exception", "ORT", "riton", "TRITON", "TRTIS", "| Version",
+                      "failed to start ",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
                       "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",

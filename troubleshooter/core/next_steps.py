@@ -533,6 +533,18 @@ _KINDS: tuple[_Kind, ...] = (
           "the broker (Kafka, MQTT, AMQP, Redis) runs and is reachable from this machine, and the sink's proto-lib, "
           "conn-str and topic; or turn the msgconv/msgbroker sink off to run the pipeline without it.",
           "grep -n -A8 'msg-broker\\|type=6' <deepstream_app_config>.txt"),
+    # a server that cannot listen: Triton's "failed to start HTTP service: Unavailable - Socket '0.0.0.0:1111' already in
+    # use" (PyTriton's own start, first-sight batch 26), Python's "[Errno 98] ... address already in use"
+    _Kind(_rx(r"Socket '(?P<host>[^'\s]{0,80}?):(?P<name>\d{2,5})' already in use"
+              r"|\[Errno (?:98|48|10048)\][^\n]{0,120}?\('(?P<host>[^']{0,80})', (?P<name>\d{2,5})\)"
+              r"[^\n]{0,40}?address already in use"
+              r"|\b[Aa]ddress already in use\b"),
+          "Another process already listens on port {name}: an earlier server still running (a restarted container, "
+          "a second instance, another service). Stop it, or start this one on free ports (tritonserver --http-port / "
+          "--grpc-port / --metrics-port; PyTriton: TritonConfig(http_port=..., grpc_port=..., metrics_port=...)).",
+          "sudo ss -ltnp | grep ':{name} '        # the process holding the port",
+          windows="Get-NetTCPConnection -LocalPort {name} | Select-Object LocalAddress, LocalPort, OwningProcess",
+          default="<port>"),
     _Kind(_rx(r"^<?\s?HTTP/\d(?:\.\d)? (?P<name>4\d\d)\b"),
           "The server answered {name}: the request reached a server that refused it - a wrong path, model name or "
           "version (404), a missing token (401/403), or a body in the wrong form (400). Check the URL and the model's "
