@@ -126,6 +126,7 @@ class Engine:
         except ValueError as exc:
             raise InputError(str(exc)) from None
         matcher = Matcher(kb.entries, derived["literals"] if derived else None, required=derived["required"] if derived else None,
+                          compiled=derived.get("compiled") if derived else None,
                           index_factory=literal_index_factory(choice),
                           match_timeout=_MATCH_TIMEOUT, signature_budget=_SIGNATURE_BUDGET)
         return cls(kb, matcher, Finders(matcher.prefilter, choice))

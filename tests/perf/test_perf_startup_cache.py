@@ -184,3 +184,45 @@ def test_the_payload_literals_kept_with_the_kb_are_the_derived_ones() -> None:
     get_engine()
     assert [derive_literals(logs._PAYLOAD_ERROR.pattern, 3)] == logs._REMEMBERED_PAYLOAD_LITERALS
     assert logs.payload_error_literals() == derive_literals(logs._PAYLOAD_ERROR.pattern, 3)
+
+
+def test_the_kb_cache_keeps_each_signature_compiled_and_reads_back_only_patterns() -> None:
+    """A run from the KB cache parses no signature regex: each is kept compiled (the regex module's own pickle form)
+    and read back by an unpickler that builds a compiled pattern and nothing else."""
+    import pickle
+
+    import regex
+
+    from troubleshooter.core.regexes import compile_pattern, freeze_pattern, thaw_pattern
+    from troubleshooter.kb.loader import load_folders
+
+    kb = load_folders([builtin_kb_dir()], check=check_entry)
+    derived = derive(kb.entries)
+    sigs = {f"{e.id}::{s.id}": s for e in kb.entries for s in e.match.signatures}
+    assert set(derived["compiled"]) == set(sigs)
+    line = "[E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization (Serialization assertion "
+    for key, sig in list(sigs.items())[::7]:
+        thawed = thaw_pattern(derived["compiled"][key][0])
+        fresh = compile_pattern(sig.regex, sig.ignore_case)
+        assert thawed is not None and thawed.pattern == fresh.pattern and thawed.flags == fresh.flags
+        assert thawed.groupindex == fresh.groupindex
+        assert bool(thawed.search(line)) == bool(fresh.search(line))
+    # anything else is refused, not run: a pickle that names another callable, a damaged text
+    evil = __import__("base64").b64encode(pickle.dumps(print)).decode()
+    assert thaw_pattern(evil) is None
+    assert thaw_pattern("not base64 at all!") is None
+    assert thaw_pattern(freeze_pattern(regex.compile("x"))[:-8]) is None
+
+
+def test_a_matcher_with_compiled_patterns_reads_a_log_as_one_that_compiles_them() -> None:
+    from troubleshooter.api import Engine, diagnose
+    from troubleshooter.kb.loader import load_folders
+
+    kb = load_folders([builtin_kb_dir()], check=check_entry)
+    derived = derive(kb.entries)
+    text = (SAMPLES / "yolov8-int8-orin-silu.log").read_text()
+    with_compiled = diagnose(text, engine=Engine.from_kb(kb, "python", derived))
+    without = dict(derived)
+    without.pop("compiled")
+    plain = diagnose(text, engine=Engine.from_kb(kb, "python", without))
+    assert with_compiled.model_dump_json() == plain.model_dump_json()

@@ -46,10 +46,12 @@ from troubleshooter.core.regexes import (
     check_backtracking,
     check_entry_regexes,
     compile_pattern,
+    freeze_pattern,
     literals_for,
     reading,
     remember,
     required_runs,
+    thaw_pattern,
     tolerant,
 )
 from troubleshooter.core.state import (
@@ -91,16 +93,17 @@ _TIMESTAMP = re.compile(rb"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
 class LazySignature:
     """A signature whose regex is compiled the first time a line needs it."""
 
-    __slots__ = ("_pattern", "_required", "entry_id", "key", "literals", "sig")
+    __slots__ = ("_frozen", "_pattern", "_required", "entry_id", "key", "literals", "sig")
 
     def __init__(self, entry_id: str, sig: Signature, literals: Sequence[str],
-                 required: Sequence[str] | None = None) -> None:
+                 required: Sequence[str] | None = None, frozen: str | None = None) -> None:
         self.entry_id = entry_id
         self.sig = sig
         self.literals = tuple(literals)
         self.key = f"{entry_id}::{sig.id}"
         self._pattern: Any = None
         self._required: tuple[str, ...] | None = None if required is None else tuple(required)
+        self._frozen = frozen
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -113,7 +116,8 @@ class LazySignature:
     @property
     def pattern(self) -> Any:
         if self._pattern is None:
-            self._pattern = compile_pattern(self.sig.regex, self.sig.ignore_case)
+            thawed = thaw_pattern(self._frozen) if self._frozen is not None else None
+            self._pattern = thawed if thawed is not None else compile_pattern(self.sig.regex, self.sig.ignore_case)
         return self._pattern
 
 
@@ -136,6 +140,8 @@ def derive(entries: Iterable[Entry]) -> Derived:
     payload = payload_error_literals()
     return {"literals": {key: literals_for(s) or [] for key, s in sigs},
             "required": {key: list(required_strings(s)) for key, s in sigs},
+            # each regex as it runs, compiled (`regexes.freeze_pattern`): a run from the cache parses none
+            "compiled": {key: [freeze_pattern(compile_pattern(s.regex, s.ignore_case))] for key, s in sigs},
             "readings": {regex: [r.tolerant, *r.groups] for regex, r in readings.items()},
             "engine": {"payload-error": payload} if payload is not None else {}}
 
@@ -306,9 +312,10 @@ class Matcher:
 
     def __init__(self, entries: Sequence[Entry], literals: dict[str, list[str]] | None = None, *,
                  required: dict[str, list[str]] | None = None, index_factory: Callable[[Sequence[str]], LiteralSet] | None = None,
-                 match_timeout: float = MATCH_TIMEOUT, signature_budget: float = SIGNATURE_BUDGET) -> None:
-        """`literals` and `required` (signature key -> prefilter literals, required strings) skip deriving
-        them (the KB cache has them)."""
+                 match_timeout: float = MATCH_TIMEOUT, signature_budget: float = SIGNATURE_BUDGET,
+                 compiled: dict[str, list[str]] | None = None) -> None:
+        """`literals`, `required` and `compiled` (signature key -> prefilter literals, required strings, the compiled
+        regex as `regexes.freeze_pattern` keeps it) skip deriving them (the KB cache has them)."""
         self.entries = {e.id: e for e in entries}
         self.match_timeout = match_timeout
         self.signature_budget = signature_budget
@@ -320,7 +327,9 @@ class Matcher:
             for sig in entry.match.signatures:
                 key = f"{entry.id}::{sig.id}"
                 lits = literals[key] if literals is not None and key in literals else literals_for(sig)
-                cs = LazySignature(entry.id, sig, lits, required.get(key) if required is not None else None)
+                frozen = compiled.get(key) if compiled is not None else None
+                cs = LazySignature(entry.id, sig, lits, required.get(key) if required is not None else None,
+                                   frozen[0] if frozen else None)
                 self.signatures.append(cs)
                 target = caseless if sig.ignore_case else by_literal
                 for lit in cs.literals:

@@ -1,12 +1,14 @@
 """The compiled KB cache: validated entries kept as JSON, keyed by the KB's content.
 
 Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
-more than the rest of a small run. The cache holds the validated entries (as JSON: no pickle, no
-code) and what the caller derived from them (tables of strings: the matcher's literals, which
-`core.matcher.derive` works out; this module reads no regex). Its key is a SHA-256 of every KB
-file's name and bytes and of the code that reads them (the models, kb/, core/: the schema, the loader,
-the engine that checks and derives), so editing any entry, adding or removing one, or upgrading
-trt-why's code selects another cache file. Reading the KB's bytes to hash them costs about a
+more than the rest of a small run. The cache holds the validated entries (as JSON) and what the caller
+derived from them (tables of strings: the matcher's literals and each signature's compiled regex, which
+`core.matcher.derive` works out - the compiled form is the `regex` module's own pickle of it, which
+`core.regexes.thaw_pattern` reads back allowing no callable but the one that builds a pattern; this
+module reads no regex). Its key is a SHA-256 of every KB file's name and bytes, of the code that reads
+them (the models, kb/, core/: the schema, the loader, the engine that checks and derives) and of the
+Python and `regex` releases, so editing any entry, adding or removing one, or upgrading trt-why's code
+or the regex library selects another cache file. Reading the KB's bytes to hash them costs about a
 millisecond; parsing them costs a hundred.
 
 Only a KB loaded as the engine loads it (with its `check` and `derive`) is written: a cached entry
@@ -25,6 +27,7 @@ import functools
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import UnionType
@@ -38,7 +41,7 @@ from troubleshooter.kb.schema import Entry
 
 M = TypeVar("M", bound=BaseModel)
 
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"
 KEEP_FILES = KEEP_CACHED
 """Cache files kept (the most recent); older ones are removed when a new one is written."""
 
@@ -59,8 +62,11 @@ def _code_files() -> list[Path]:
 
 
 def cache_key(folders: Sequence[Path]) -> str:
-    """SHA-256 of the KB files' names and bytes and of the code reading them."""
-    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION}\0".encode())
+    """SHA-256 of the KB files' names and bytes, of the code reading them, and of the Python and `regex` releases
+    (the compiled patterns kept are the `regex` module's program for this interpreter)."""
+    import regex  # the engine has imported it already
+
+    h = hashlib.sha256(f"trt-why-kb-cache {CACHE_VERSION}\0{sys.version}\0{regex.__version__}\0".encode())
     for code in _code_files():
         try:
             h.update(code.read_bytes())
