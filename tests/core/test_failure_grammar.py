@@ -312,6 +312,8 @@ ERRORS = [
     ("real TensorRT sample built alone, NVIDIA/TensorRT#373", 'Unknown CMake command "set_ifndef".'),
     ("real A1111's extension installer, AUTOMATIC1111/stable-diffusion-webui-tensorrt#11",
      "stderr: Traceback (most recent call last):"),
+    # first-sight batch 27
+    ("real bazel in Apollo's dev container, ApolloAuto/apollo#3975", "Command 'build_opt_gpu' not found. Try 'bazel help'."),
 ]
 
 NOT_ERRORS = [

@@ -497,6 +497,10 @@ _UNTAGGED_FAILURE = re.compile(
     # can't open file '/app/x.py': [Errno 2] ...", "/usr/bin/python3: Error while finding module specification for
     # 'tinychat.serve.controller' (ModuleNotFoundError: No module named 'tinychat')")
     r"|^(?:\S{0,300}[/\\])?python[\d.]{0,5}(?:\.exe)?: (?:No module named |can't open file |Error while finding module)"
+    # a tool refusing a subcommand it does not have ("Command 'build_opt_gpu' not found. Try 'bazel help'.", Cobra's
+    # 'unknown command "x" for "y"', clap's "error: unrecognized subcommand")
+    r"|^Command '[^'\s]{1,80}' not found\. Try '[^']{1,80}'|\b[Uu]nknown (?:sub)?command:? ['\"`][\w.:-]{1,80}['\"`]"
+    r"|\berror: unrecognized subcommand\b"
     # PyTorch on a GPU its build has no kernels for (RTX 50 with a wheel before CUDA 12.8)
     r"|with CUDA capability sm_\d+ is not compatible with the current PyTorch installation"
 )
@@ -560,7 +564,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
-                 "placeholder project", "): Failed", ": No module named ", ": can't open file ",
+                 "placeholder project", "): Failed", ": No module named ", ": can't open file ", "nknown command",
+                 "nknown subcommand",
                  "held broken packages", "No package ", "\"rc\": ",
                  "no matching manifest",
                  "is not compatible with the current PyTorch",
