@@ -8,22 +8,28 @@ from troubleshooter.core.advice import fixes_for, releases_label
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Environment
 
-ENTRY = Entry.model_validate({
-    "id": "gated-steps", "title": "An entry whose steps are gated", "severity": "error",
-    "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger", "literals": ["boom"]}]},
-    "causes": [{"text": "x", "certainty": "suggestion"}],
-    "references": [{"url": "https://example.org"}], "last_verified": "2026-11-27",
-    "examples": {"match": [{"name": "m", "log": "boom"}], "no_match": [{"name": "n", "log": "calm"}]},
-    "fixes": [
-        {"title": "Check the plan", "steps": [
-            {"text": "Ask trtexec", "code": "trtexec --loadEngine=a.engine --getPlanVersionOnly", "lang": "bash",
-             "versions": ">=10"},
-            {"text": "Find the library", "code": "ldd libx.so", "lang": "bash", "platforms": ["linux", "jetson"]},
-            {"text": "Find the DLL", "code": "where nvinfer_10.dll", "lang": "bat", "platforms": ["windows"]},
-            {"text": "Rebuild in the Triton image", "code": "docker run ...", "lang": "bash", "front_ends": ["triton"]},
-        ]},
-    ],
-})
+
+def _entry(entry_id: str, title: str, fixes: list[dict[str, object]]) -> Entry:
+    """A one-signature entry whose fixes are the ones under test."""
+    return Entry.model_validate({
+        "id": entry_id, "title": title, "severity": "error",
+        "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger", "literals": ["boom"]}]},
+        "causes": [{"text": "x", "certainty": "suggestion"}],
+        "references": [{"url": "https://example.org"}], "last_verified": "2026-11-27",
+        "examples": {"match": [{"name": "m", "log": "boom"}], "no_match": [{"name": "n", "log": "calm"}]},
+        "fixes": fixes,
+    })
+
+
+ENTRY = _entry("gated-steps", "An entry whose steps are gated", [
+    {"title": "Check the plan", "steps": [
+        {"text": "Ask trtexec", "code": "trtexec --loadEngine=a.engine --getPlanVersionOnly", "lang": "bash",
+         "versions": ">=10"},
+        {"text": "Find the library", "code": "ldd libx.so", "lang": "bash", "platforms": ["linux", "jetson"]},
+        {"text": "Find the DLL", "code": "where nvinfer_10.dll", "lang": "bat", "platforms": ["windows"]},
+        {"text": "Rebuild in the Triton image", "code": "docker run ...", "lang": "bash", "front_ends": ["triton"]},
+    ]},
+])
 
 
 def texts(env: Environment) -> list[str]:
@@ -198,20 +204,15 @@ def test_a_tensorrt_9_engine_is_offered_the_tensorrt_llm_rebuild_first() -> None
     assert not any("trtllm-build" in step for fix in diagnose(older).diagnoses[0].fixes for step in fix.steps)
 
 
-STACK_ENTRY = Entry.model_validate({
-    "id": "stack-gated", "title": "An entry with steps for some releases of a stack's package", "severity": "error",
-    "match": {"signatures": [{"id": "s", "regex": "boom", "role": "trigger", "literals": ["boom"]}]},
-    "causes": [{"text": "x", "certainty": "suggestion"}],
-    "references": [{"url": "https://example.org"}], "last_verified": "2026-11-28",
-    "examples": {"match": [{"name": "m", "log": "boom"}], "no_match": [{"name": "n", "log": "calm"}]},
-    "fixes": [{"title": "Load CUDA for the provider", "steps": [
+STACK_ENTRY = _entry("stack-gated", "An entry with steps for some releases of a stack's package", [
+    {"title": "Load CUDA for the provider", "steps": [
         {"text": "Preload", "code": "python -c 'import onnxruntime as ort; ort.preload_dlls()'", "lang": "bash",
          "stack_versions": {"onnxruntime": ">=1.21"}},
         {"text": "Use the path", "code": "export LD_LIBRARY_PATH=/usr/local/cuda/lib64", "lang": "bash",
          "stack_versions": {"onnxruntime": "<1.21"}},
         {"text": "One build only", "code": "pip uninstall -y onnxruntime", "lang": "bash"},
-    ]}],
-})
+    ]},
+])
 
 
 def stack_texts(env: Environment) -> list[str]:
