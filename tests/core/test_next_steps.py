@@ -80,6 +80,21 @@ KIND_LINES = [
      "pip index versions tensorrt"),  # NVIDIA/TensorRT#4176 (batch 6)
     ("E0118 08:31:52.149680 840 main.cc:257] failed to start HTTP service: Unavailable - Socket '0.0.0.0:1111' already "
      "in use", "linux", "port 1111", "grep ':1111 '"),  # triton-inference-server/pytriton#1 (batch 26)
+    # batch 27: shell, pip and docker messages with one meaning
+    ("sudo: ./yolov5: command not found", "jetson", "`./yolov5` does not exist", "ls -l ./yolov5"),  # wang-xinyu/tensorrtx#1203
+    ("    /usr/bin/env: \u2018python\u2019: No such file or directory", "jetson", "python3",
+     "python-is-python3"),  # jkjung-avt/tensorrt_demos#529
+    ("[ERROR] [hand-pose-estimation-1]: process has died [pid 10259, exit code -9, cmd '/home/robot/Documents/ros2_ws/"
+     "install/ros2_trt_pose_hand/lib/ros2_trt_pose_hand/hand-pose-estimation --ros-args", "jetson", "out-of-memory",
+     "dmesg"),  # NVIDIA-AI-IOT/ros2_trt_pose_hand#1
+    ("ERROR: tensorflow-2.3.1-cp36-cp36m-linux_aarch64.whl is not a supported wheel on this platform.", "jetson",
+     "cpXY", "pip --version"),  # Qengineering/TensorFlow-JetsonNano#2
+    ("ERROR: You must give at least one requirement to install (see \"pip help install\")", "linux", "no package or path",
+     None),  # NVIDIA/apex#542
+    ("pull access denied for jetpack, repository does not exist or may require 'docker login': denied: requested access "
+     "to the resource is denied", "jetson", "`jetpack`", "nv_tegra_release"),  # dusty-nv/ros_deep_learning#122
+    ("docker: Error response from daemon: Unknown runtime specified nvidia.", "jetson", "NVIDIA Container Toolkit",
+     "nvidia-ctk"),  # OE4T/meta-tegra#654
     ("** ERROR: <create_primary_gie_bin:120>: Failed to create 'primary_gie'", "jetson", "`primary_gie`",
      "gst-inspect-1.0 -b"),  # first-sight batch 1 (DeepStream)
     ("  ** ERROR: <create_osd_bin:58>: Failed to create 'nvosd0'", "linux", "`nvosd0`", "registry"),  # batch 2

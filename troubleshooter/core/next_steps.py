@@ -624,11 +624,47 @@ _KINDS: tuple[_Kind, ...] = (
           "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
           "program runs in) and that the step that makes or downloads the file ran and succeeded.",
           "ls -l {name}; pwd", "dir {name}; pwd"),
+    # a program named by its path that is not there ("sudo: ./yolov5: command not found": the build made another name)
+    _Kind(_rx(r"(?:^|[\s:])(?P<name>\.{0,2}/[\w./+-]{1,200}): (?:command )?not found\s*$"),
+          "`{name}` does not exist at that path: the build that makes it failed or made it under another name (a "
+          "project's README may name an older target), or the command ran from another folder. List what the build "
+          "made, then run that file from the folder that holds it.",
+          "ls -l {name}; ls -l $(dirname {name})"),
+    # a script whose #! line asks for `python` where only python3 exists (Ubuntu 20.04+, JetPack 5+)
+    _Kind(_rx(r"/usr/bin/env: ['\u2018\"](?P<name>python[\d.]*)['\u2019\"]: No such file or directory"),
+          "The script's first line runs `{name}`, and this system has no command of that name (Ubuntu 20.04 and later, "
+          "JetPack 5 and later install only python3). Run the script with python3, or install the package that makes "
+          "`python` mean python3.",
+          "command -v python3 {name}\nsudo apt-get install python-is-python3   # or: python3 <script>"),
+    # a process the kernel killed: ROS 2 launch's "process has died [pid 10259, exit code -9, ...]", a shell's 137
+    _Kind(_rx(r"process has died \[pid \d+, exit code (?P<name>-9|137)\b|exited with (?:exit )?code (?P<name>137)\b"),
+          "The process was killed (signal 9, exit code {name}): most often the kernel's out-of-memory killer (a Jetson "
+          "or container short of RAM while it loads or builds a model), else someone or something stopped it. Look for "
+          "the kernel's OOM record and the memory in use; add swap or free memory, or use a smaller model or batch.",
+          "sudo dmesg | grep -i -E 'out of memory|killed process' | tail -5; free -h"),
+    # pip refusing a wheel whose tags do not fit this interpreter or CPU (a cp36 wheel for a Python 3.8, an aarch64 one on x86)
+    _Kind(_rx(r"(?P<name>\S+\.whl) is not a supported wheel on this platform"),
+          "pip refuses `{name}`: its tags (cpXY: the Python version; the platform: aarch64 / x86_64, manylinux / linux) "
+          "do not fit the Python that runs pip. Use the wheel built for this Python and CPU (on Jetson, for its JetPack "
+          "and its python3), or run pip from the Python the wheel was built for.",
+          "python3 -m pip --version; python3 -c \"import sys, platform; print(sys.version, platform.machine())\""),
+    # pip run with nothing to install: a path argument lost from the command line ("pip install -v ... ./")
+    _Kind(_rx(r"You must give at least one requirement to install"),
+          "pip was given no package or path to install: the last argument of the command (a package name, or `.` / "
+          "`./` for the project in this folder) is missing, or a line break in a copied multi-line command cut it off.",
+          None, program=True),
+    # docker: an image name or tag that does not exist on the registry (or needs a login)
+    _Kind(_rx(r"pull access denied for (?P<name>[^\s,]{1,200}), repository does not exist"),
+          "Docker found no image `{name}`: the name or tag does not exist on that registry (an image published only for "
+          "some JetPack / L4T releases, a tag typed from an old README), or it is private and needs docker login. Check "
+          "the image's tag list on its registry page and use a tag that exists for your platform.",
+          "docker search {name} | head; cat /etc/nv_tegra_release 2>/dev/null   # Jetson: the L4T release to match"),
     _Kind(_rx(r"(?:^|[\s:])(?P<name>[\w.+-]{2,40}): (?:command )?not found\s*$"
               r"|'(?P<name>[\w.+-]{2,40})' is not recognized as an internal or external command"),
           "`{name}` is not installed, or not on PATH for the shell that ran the command.",
           "command -v {name} || echo 'not on PATH'", "Get-Command {name}"),
-    _Kind(_rx(r"unknown or invalid runtime name: nvidia|could not select device driver \"[^\"]*\" with capabilities: "
+    _Kind(_rx(r"unknown or invalid runtime name: nvidia|[Uu]nknown runtime specified nvidia"
+              r"|could not select device driver \"[^\"]*\" with capabilities: "
               r"\[\[gpu\]\]"),
           "Docker cannot give the container a GPU: the NVIDIA Container Toolkit is missing or not configured for this "
           "Docker. Install it, configure Docker's runtime, restart Docker, then start the container with --gpus all.",
