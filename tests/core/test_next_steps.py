@@ -82,6 +82,9 @@ KIND_LINES = [
      "in use", "linux", "port 1111", "grep ':1111 '"),  # triton-inference-server/pytriton#1 (batch 26)
     # batch 27: shell, pip and docker messages with one meaning
     ("sudo: ./yolov5: command not found", "jetson", "`./yolov5` does not exist", "ls -l ./yolov5"),  # wang-xinyu/tensorrtx#1203
+    ("tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `tvm::runtime::contrib::TensorRTRuntimeCreate("
+     "tvm::runtime::String const&, tvm::runtime::String const&, tvm::runtime::Array<tvm::runtime::String, void> const&)'",
+     "linux", "both define", "CMakeLists.txt"),  # apache/tvm#7436
     ("    /usr/bin/env: \u2018python\u2019: No such file or directory", "jetson", "python3",
      "python-is-python3"),  # jkjung-avt/tensorrt_demos#529
     ("[ERROR] [hand-pose-estimation-1]: process has died [pid 10259, exit code -9, cmd '/home/robot/Documents/ros2_ws/"

@@ -624,6 +624,14 @@ _KINDS: tuple[_Kind, ...] = (
           "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
           "program runs in) and that the step that makes or downloads the file ran and succeeded.",
           "ls -l {name}; pwd", "dir {name}; pwd"),
+    # the linker finding one symbol in two object files (tvm#7436: one source compiled into two targets linked together)
+    _Kind(_rx(r"multiple definition of [`'\u2018](?P<name>[^'\u2019(<\n]{1,300})"),
+          "Two object files linked together both define `{name}`: the same source is compiled into two targets that end "
+          "up in one library (a CMake glob or a source list that names the file twice, an optional component switched "
+          "on twice), or a function is defined in a header without `inline`. Find which targets compile the file that "
+          "defines it (the 'first defined here' line names both objects) and keep it in one.",
+          "grep -rn --include=CMakeLists.txt --include='*.cmake' -e '<the .cc file that defines it>' .",
+          program=True),
     # a program named by its path that is not there ("sudo: ./yolov5: command not found": the build made another name)
     _Kind(_rx(r"(?:^|[\s:])(?P<name>\.{0,2}/[\w./+-]{1,200}): (?:command )?not found\s*$"),
           "`{name}` does not exist at that path: the build that makes it failed or made it under another name (a "
