@@ -314,6 +314,7 @@ ERRORS = [
      "stderr: Traceback (most recent call last):"),
     # first-sight batch 27
     ("real bazel in Apollo's dev container, ApolloAuto/apollo#3975", "Command 'build_opt_gpu' not found. Try 'bazel help'."),
+    ("real CuPy's import banner in a Nuitka build, Nuitka/Nuitka#422", "original error: No module named 'fastrlock'"),
     ("real GNU ld building TVM with TensorRT, apache/tvm#7436",
      "tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `tvm::runtime::contrib::TensorRTRuntimeCreate("
      "tvm::runtime::String const&, tvm::runtime::String const&, tvm::runtime::Array<tvm::runtime::String, void> const&)'"),

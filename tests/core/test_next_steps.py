@@ -82,6 +82,11 @@ KIND_LINES = [
      "in use", "linux", "port 1111", "grep ':1111 '"),  # triton-inference-server/pytriton#1 (batch 26)
     # batch 27: shell, pip and docker messages with one meaning
     ("sudo: ./yolov5: command not found", "jetson", "`./yolov5` does not exist", "ls -l ./yolov5"),  # wang-xinyu/tensorrtx#1203
+    ("ModuleNotFoundError: No module named 'transformers.models.qwen2'", "linux", "another release",
+     "pip show transformers"),  # Tlntin/Qwen-TensorRT-LLM#92
+    ("SystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats", "linux", "before 3.10",
+     "python --version"),  # nvidia-riva/python-clients#104
+    ("original error: No module named 'fastrlock'", "linux", "CuPy", "fastrlock"),  # Nuitka/Nuitka#422
     ("tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `tvm::runtime::contrib::TensorRTRuntimeCreate("
      "tvm::runtime::String const&, tvm::runtime::String const&, tvm::runtime::Array<tvm::runtime::String, void> const&)'",
      "linux", "both define", "CMakeLists.txt"),  # apache/tvm#7436

@@ -292,6 +292,8 @@ _UNTAGGED_FAILURE = re.compile(
     r"|" + MAKE_FATAL +
     # GNU ld in a Chinese locale: "对‘symbol’未定义的引用" (undefined reference to `symbol')
     r"|\u672a\u5b9a\u4e49\u7684\u5f15\u7528"
+    # CuPy's import failure banner, closed by the error that caused it ("original error: No module named 'fastrlock'")
+    r"|^original error: \S"
     # GNU ld finding one symbol defined twice ("tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `X'")
     r"|\bmultiple definition of [`'\u2018]"
     # a native call that failed with its code, in the program's words ("NvAFX_Load() failed with error 1"); GStreamer's
@@ -574,7 +576,8 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  " killed ", "segmentation fault", " abort ", "bus error", "floating point exception",
                  "illegal hardware instruction", "for help", "size mismatch for", "key(s) in state_dict",
                  "\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4", "#assertion",
-                 "X Error of failed request", "not created successfully", "multiple definition of", "not built successfully",
+                 "X Error of failed request", "not created successfully", "multiple definition of",
+                 "original error: ", "not built successfully",
                  "not installed successfully", "not loaded successfully", "not completed successfully", "(hex 0x",
                  "ExceptionCode: c0000",
                  "o such file or directory", "ermission denied", "pkg-config search path", " NOT FOUND", " NOT found",

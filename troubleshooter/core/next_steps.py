@@ -125,6 +125,27 @@ def _rx(pattern: str) -> regex.Pattern[str]:
 
 
 _KINDS: tuple[_Kind, ...] = (
+    # a submodule missing from a package (first-sight batch 27: "No module named 'transformers.models.qwen2'", a model
+    # the installed transformers predates; "No module named 'ultralytics.yolo'", a layout the installed one dropped)
+    _Kind(_rx(r"No module named '(?P<pkg>[A-Za-z_]\w*)\.(?P<name>[\w.]+)'"),
+          "Python finds `{pkg}` but not `{pkg}.{name}`: the installed {pkg} is another release than the code (or the "
+          "pickled checkpoint) was written for - too old to have that module, or new enough to have moved it. Compare "
+          "the installed version with the one the project pins, and install that one; if `{pkg}` is the project's own "
+          "folder, run from the project's root.",
+          'python -m pip show {pkg} | head -2\ngrep -rn -i "{pkg}" requirements*.txt setup.py pyproject.toml 2>/dev/null',
+          program=True),
+    # a C extension built for an older Python (3.10 requires PY_SSIZE_T_CLEAN for '#' formats)
+    _Kind(_rx(r"PY_SSIZE_T_CLEAN macro must be defined for '#' formats"),
+          "A compiled extension (its wheel or a module built from source) was made for a Python before 3.10, which "
+          "this Python refuses at the call that uses it. Install the release of that package built for your Python "
+          "version, or run the program on the Python it was built for.",
+          "python --version; python -m pip list 2>/dev/null | head -50", program=True),
+    # CuPy's import failure banner, whose last line is the real error
+    _Kind(_rx(r"^original error: (?P<name>.{1,300})$"),
+          "CuPy could not be imported; its own error is the last line: {name}. For a missing module, install it into "
+          "the same Python; for a CUDA library, install the cupy-cudaXX wheel for the CUDA this machine has (and only "
+          "one CuPy package).",
+          'python -m pip list 2>/dev/null | grep -i -E "cupy|fastrlock"', program=True),
     _Kind(_rx(r"No module named '(?P<name>[\w.]+)'?"),
           "Python cannot import `{name}` in the interpreter that ran. If it is a package, install it into that "
           "interpreter (its path is the first command's answer); if it is the project's own module, run from the "
