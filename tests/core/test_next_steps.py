@@ -87,6 +87,14 @@ KIND_LINES = [
     ("SystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats", "linux", "before 3.10",
      "python --version"),  # nvidia-riva/python-clients#104
     ("original error: No module named 'fastrlock'", "linux", "CuPy", "fastrlock"),  # Nuitka/Nuitka#422
+    # batch 26: PyTorch checkpoint loading in tensorrtx's gen_wts.py
+    ("_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options, "
+     "do those steps only if you trust the source of the checkpoint.", "linux", "weights_only=False",
+     "torch.load("),  # wang-xinyu/tensorrtx#1637
+    ("_pickle.UnpicklingError: invalid load key, '\\x00'.", "linux", "not a PyTorch checkpoint",
+     "head -c 120"),  # wang-xinyu/tensorrtx#111
+    ("AttributeError: 'collections.OrderedDict' object has no attribute 'to'", "linux", "state_dict",
+     None),  # wang-xinyu/tensorrtx#760
     ("tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `tvm::runtime::contrib::TensorRTRuntimeCreate("
      "tvm::runtime::String const&, tvm::runtime::String const&, tvm::runtime::Array<tvm::runtime::String, void> const&)'",
      "linux", "both define", "CMakeLists.txt"),  # apache/tvm#7436

@@ -125,6 +125,28 @@ def _rx(pattern: str) -> regex.Pattern[str]:
 
 
 _KINDS: tuple[_Kind, ...] = (
+    # PyTorch checkpoint loading in an export script (tensorrtx's gen_wts.py, a .pt -> ONNX step; first-sight batch 26):
+    # torch 2.6 made torch.load default to weights_only=True
+    _Kind(_rx(r"Weights only load failed\b"),
+          "PyTorch 2.6 and later load checkpoints with weights_only=True, and this file pickles more than weights (a "
+          "whole model object: YOLO and most training repos' .pt). For a file you trust, pass weights_only=False to the "
+          "script's torch.load call (the export script, e.g. gen_wts.py), or run the export with the PyTorch release the "
+          "script was written for.",
+          'grep -n "torch.load(" *.py   # then: torch.load(path, map_location="cpu", weights_only=False)',
+          program=True),
+    # a file that is not a PyTorch checkpoint: a Git LFS pointer ('v'), an HTML page ('<'), darknet weights ('\x00')
+    _Kind(_rx(r"invalid load key, '(?P<name>[^']{1,8})'"),
+          "The file given to torch.load is not a PyTorch checkpoint (its first byte is {name}): a Git LFS pointer "
+          "(a few lines of text, key 'v'), an HTML error page saved by a failed download ('<'), or a file of another "
+          "format (darknet .weights, ONNX, a truncated zip). Look at its size and first bytes, and download the real "
+          ".pt (git lfs pull in a checkout).",
+          "ls -l <the .pt file>; head -c 120 <the .pt file> | cat -v", program=True),
+    # a state_dict where the script expects a model object
+    _Kind(_rx(r"'collections\.OrderedDict' object has no attribute '(?P<name>\w+)'"),
+          "The checkpoint holds a state_dict (the weights by name), and the script treats it as a model (`.{name}`): "
+          "build the model from its class and load the weights into it (model.load_state_dict(...)), or give the "
+          "script the checkpoint form it expects (a whole-model .pt, or the checkpoint's own 'model' / 'ema' key).",
+          None, program=True),
     # a submodule missing from a package (first-sight batch 27: "No module named 'transformers.models.qwen2'", a model
     # the installed transformers predates; "No module named 'ultralytics.yolo'", a layout the installed one dropped)
     _Kind(_rx(r"No module named '(?P<pkg>[A-Za-z_]\w*)\.(?P<name>[\w.]+)'"),
