@@ -137,9 +137,9 @@ _KINDS: tuple[_Kind, ...] = (
     # a file that is not a PyTorch checkpoint: a Git LFS pointer ('v'), an HTML page ('<'), darknet weights ('\x00')
     _Kind(_rx(r"invalid load key, '(?P<name>[^']{1,8})'"),
           "The file given to torch.load is not a PyTorch checkpoint (its first byte is {name}): a Git LFS pointer "
-          "(a few lines of text, key 'v'), an HTML error page saved by a failed download ('<'), or a file of another "
-          "format (darknet .weights, ONNX, a truncated zip). Look at its size and first bytes, and download the real "
-          ".pt (git lfs pull in a checkout).",
+          "(a few lines of text, key 'v'), an HTML error page saved by a failed download (it starts with a tag), or a "
+          "file of another format (darknet .weights, ONNX, a truncated zip). Look at its size and first bytes, and "
+          "download the real .pt (git lfs pull in a checkout).",
           "ls -l <the .pt file>; head -c 120 <the .pt file> | cat -v", program=True),
     # a state_dict where the script expects a model object
     _Kind(_rx(r"'collections\.OrderedDict' object has no attribute '(?P<name>\w+)'"),
