@@ -519,6 +519,17 @@ def test_paddles_report_headers_do_not_lead_ahead_of_its_message() -> None:
     assert report.diagnoses[0].id == "paddle-built-without-tensorrt"
 
 
+def test_cmakes_error_header_does_not_lead_ahead_of_the_message_under_it() -> None:
+    """Real (apache/mxnet#19208, first-sight batch 27): CMake prints where it failed, then what, indented below."""
+    log = ("-- Using TensorRT\n"
+           "CMake Error at CMakeLists.txt:239 (find_library):\n"
+           "  Could not find ONNX_LIBRARY using the following names: libonnx.so\n"
+           "\n"
+           "-- Configuring incomplete, errors occurred!\n")
+    report = diagnose(log)
+    assert report.first_error is not None and "Could not find ONNX_LIBRARY" in report.first_error.text
+
+
 def test_the_linkers_in_function_header_does_not_lead_ahead_of_the_missing_symbol() -> None:
     """NVIDIA-AI-IOT/Lidar_AI_Solution#85 (first-sight batch 10): ld names the function, then the symbol it lacks."""
     log = ("/usr/bin/ld: CMakeFiles/centerpoint.dir/src/centerpoint.cpp.o: in function `CenterPoint::CenterPoint("

@@ -199,6 +199,9 @@ _PARSER_FRAME = re.compile(
     r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$"
     # the linker's header before the symbol it could not resolve ("ld: x.o: in function `Foo::Foo()':")
     r"|: in function [`'][^`']{1,400}':\s*$"
+    # CMake's error header whose message is on the indented lines under it ("CMake Error at CMakeLists.txt:239
+    # (find_library):" over "  Could not find ONNX_LIBRARY using the following names: libonnx.so")
+    r"|^CMake Error at \S{1,300}:\d+ \([\w]{1,60}\):\s*$"
     # GLib's g_critical (GStreamer, DeepStream): a failed check the program goes on after, often a consequence of the
     # line that says what failed ("Failed to load config file"); it leads only a paste that holds nothing else
     r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: "

@@ -667,6 +667,14 @@ _KINDS: tuple[_Kind, ...] = (
           "The run needs `{name}` and it is not there: check the path (a relative path starts from the folder the "
           "program runs in) and that the step that makes or downloads the file ran and succeeded.",
           "ls -l {name}; pwd", "dir {name}; pwd"),
+    # CMake's find_library / find_path that found nothing (the message under "CMake Error at ... (find_library):")
+    _Kind(_rx(r"Could not find (?P<name>[A-Z][A-Z0-9_]{1,60}) using the following names: (?P<lib>[^\s,]{1,120})"),
+          "CMake looked for {lib} (`{name}`) and found it nowhere it searches: that library is not built or installed "
+          "yet (a prerequisite of this build - build it first), or it is in a folder CMake is not told about. Build or "
+          "install it, then give CMake its path.",
+          "find / -name '{lib}*' 2>/dev/null | grep -v /proc/ | head\n"
+          "cmake -D{name}=<the path find printed> ..   # or: -DCMAKE_PREFIX_PATH=<its install prefix>",
+          program=True),
     # the linker finding one symbol in two object files (tvm#7436: one source compiled into two targets linked together)
     _Kind(_rx(r"multiple definition of [`'\u2018](?P<name>[^'\u2019(<\n]{1,300})"),
           "Two object files linked together both define `{name}`: the same source is compiled into two targets that end "
