@@ -519,6 +519,20 @@ def test_paddles_report_headers_do_not_lead_ahead_of_its_message() -> None:
     assert report.diagnoses[0].id == "paddle-built-without-tensorrt"
 
 
+def test_an_apps_step_header_does_not_lead_ahead_of_the_error_under_it() -> None:
+    """Real (chaiNNer-org/chaiNNer#808, first-sight batch 26): the app names the node that failed, the error follows."""
+    log = ("An error occurred in a ONNX Upscale Image node:\n"
+           "\n"
+           "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got invalid dimensions for input: input for the following indices\n"
+           " index: 1 Got: 1 Expected: 3\n"
+           " Please fix either the inputs or the model.\n")
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.text.startswith("[ONNXRuntimeError] : 2")
+    # alone, the header is the failure a paste shows
+    alone = diagnose("An error occurred in a ONNX Upscale Image node:\n")
+    assert alone.failure and alone.first_error is not None
+
+
 def test_cmakes_error_header_does_not_lead_ahead_of_the_message_under_it() -> None:
     """Real (apache/mxnet#19208, first-sight batch 27): CMake prints where it failed, then what, indented below."""
     log = ("-- Using TensorRT\n"

@@ -199,6 +199,9 @@ _PARSER_FRAME = re.compile(
     r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$"
     # the linker's header before the symbol it could not resolve ("ld: x.o: in function `Foo::Foo()':")
     r"|: in function [`'][^`']{1,400}':\s*$"
+    # an app's header over the error of one of its steps (ComfyUI: "Error occurred when executing KSampler:", chaiNNer: "An
+    # error occurred in a onnx Upscale Image node:"), the message on the lines under it
+    r"|^Error occurred when executing [\w .-]{1,80}:\s*$|^An error occurred in an? [^\n]{1,80} node:\s*$"
     # CMake's error header whose message is on the indented lines under it ("CMake Error at CMakeLists.txt:239
     # (find_library):" over "  Could not find ONNX_LIBRARY using the following names: libonnx.so")
     r"|^CMake Error at \S{1,300}:\d+ \([\w]{1,60}\):\s*$"
