@@ -36,6 +36,7 @@ from troubleshooter.reading import MATCHERS, Finders, literal_index_factory, mat
 if TYPE_CHECKING:
     from troubleshooter.core.matcher import Derived
     from troubleshooter.core.suggest import Suggester
+    from troubleshooter.kb.outside import OutsideKind
     from troubleshooter.kb.stacks import Stack
     from troubleshooter.lint.report import LintReport
     from troubleshooter.reading.ingest import Opened
@@ -240,14 +241,15 @@ def _run(open_log: Callable[[], Opened], opts: Options, engine: Engine | None, p
 
 def _report(opened: Opened, engine: Engine, opts: Options, progress: Progress | None, path: str | None) -> Report:
     """Read (the reading layer), then what the core finds, then the report with what reading noted."""
-    from troubleshooter.core.report import findings
+    from troubleshooter.core.report import Guides, findings
     from troubleshooter.reading import scan
 
     state, lines, nbytes, content = scan(opened, engine.matcher, engine.finders, progress, path)
     if not content:
         raise InputError(f"{opened.name}: the log contains only blank lines")
+    guides = Guides(stack_of=_stack_for, kinds=_outside_kinds)
     found = findings(state, engine.matcher.entries, _SuggesterWhenNeeded(engine), trt_version=opts.trt_version,
-                     platform=opts.platform, read_lines=bool(lines and nbytes), stack_of=_stack_for)
+                     platform=opts.platform, read_lines=bool(lines and nbytes), guides=guides)
     notes = [*opened.notes, *state.notes]
     if opened.truncated:
         notes.append(opened.stop_reason or "reading stopped early")
@@ -272,6 +274,13 @@ def _stack_for(front_end: str | None) -> Stack | None:
     from troubleshooter.kb.stacks import stack_for
 
     return stack_for(front_end)
+
+
+def _outside_kinds() -> Sequence[OutsideKind]:
+    """`kb.outside.builtin_kinds`, imported when a report first needs it (a first error nothing explains)."""
+    from troubleshooter.kb.outside import builtin_kinds
+
+    return builtin_kinds()
 
 
 def lint(path: PathLike, *, trt_version: str | None = None, polygraphy: bool = False) -> LintReport:

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from troubleshooter import diagnose
-from troubleshooter.core.next_steps import fail_regex, first_error_steps
-from troubleshooter.models import Environment
+from troubleshooter.core import next_steps
+from troubleshooter.core.next_steps import fail_regex
+from troubleshooter.kb.outside import builtin_kinds
+from troubleshooter.models import Environment, FixStep
+
+if TYPE_CHECKING:
+    from troubleshooter.kb.stacks import Stack
+
+
+def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, **kw: Any) -> list[FixStep]:
+    """The core's next steps with the built-in outside kinds handed in, as a report gets them."""
+    return next_steps.first_error_steps(payload, env, stack, kinds=builtin_kinds(), **kw)
+
 
 LINES = [
     "Error[2]: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: Internal Error "

@@ -4,13 +4,25 @@ each stack on a real log whose first error no KB entry explains."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from troubleshooter import diagnose, diagnose_path
-from troubleshooter.core.next_steps import first_error_steps, is_tensorrt_build_line
+from troubleshooter.core import next_steps
+from troubleshooter.core.next_steps import is_tensorrt_build_line
+from troubleshooter.kb.outside import builtin_kinds
 from troubleshooter.kb.stacks import stack_for
 from troubleshooter.models import Environment, FixStep, Report
+
+if TYPE_CHECKING:
+    from troubleshooter.kb.stacks import Stack
+
+
+def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, **kw: Any) -> list[FixStep]:
+    """The core's next steps with the built-in outside kinds handed in, as a report gets them."""
+    return next_steps.first_error_steps(payload, env, stack, kinds=builtin_kinds(), **kw)
+
 
 ROOT = Path(__file__).resolve().parents[2] / "sample_logs"
 

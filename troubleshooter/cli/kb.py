@@ -99,10 +99,10 @@ def kb_show(args: argparse.Namespace) -> int:
 
 
 def kb_validate(args: argparse.Namespace) -> int:
-    from troubleshooter.cli.kb_selftest import validate
+    from troubleshooter.cli.kb_selftest import validate, validate_kinds
 
     kb = _load(args)
-    problems = validate(kb) + _scaffolds(kb)
+    problems = validate(kb) + _scaffolds(kb) + validate_kinds()
     for line in problems:
         print(line)
     print(f"{len(kb)} entries, {len(problems)} problem(s)")
@@ -110,7 +110,7 @@ def kb_validate(args: argparse.Namespace) -> int:
 
 
 def kb_test(args: argparse.Namespace) -> int:
-    from troubleshooter.cli.kb_selftest import run_examples
+    from troubleshooter.cli.kb_selftest import run_examples, run_kind_examples
 
     kb = _load(args)
     wanted = set(args.ids)
@@ -127,6 +127,11 @@ def kb_test(args: argparse.Namespace) -> int:
             else:
                 failed += 1
                 print(f"FAIL {res.case_id}: {res.message}")
+    for res in run_kind_examples() if not wanted else []:  # the outside kinds' examples (kb/outside/kinds.yaml)
+        passed += res.ok
+        failed += not res.ok
+        if not res.ok:
+            print(f"FAIL {res.case_id}: {res.message}")
     for prob in kb.problems:
         failed += 1
         print(f"FAIL {prob}")

@@ -10,12 +10,17 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from troubleshooter.core.regexes import check_backtracking, literals_for
 from troubleshooter.kb.loader import KnowledgeBase, builtin_kb_dir
 from troubleshooter.kb.schema import Entry, json_schema
+
+if TYPE_CHECKING:
+    from troubleshooter.kb.outside import OutsideKind
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,51 @@ def _literal_problems(entry: Entry) -> list[str]:
                            f"holds none of {lits} (list a string every matching line holds): {text[:100]!r}")
                 break
     return out
+
+
+def validate_kinds() -> list[str]:
+    """Problems of the built-in outside kinds (`kb/outside/kinds.yaml`), one line each: the file validates, each
+    `match` compiles, the text names only its groups, and `run_kind_examples` passes."""
+    import regex
+
+    from troubleshooter.core.advice import placeholders
+    from troubleshooter.errors import KBError
+    from troubleshooter.kb.outside import kinds_path, load_kinds
+
+    try:
+        kinds = load_kinds()
+    except KBError as exc:
+        return [str(exc)]
+    where = kinds_path()
+    out = []
+    for kind in kinds:
+        try:
+            groups = set(regex.compile(kind.match, regex.VERSION0).groupindex) | {"name", "top"}
+        except regex.error as exc:
+            out.append(f"{where}: {kind.id}: match does not compile: {exc}")
+            continue
+        for name in sorted(placeholders(kind.text) - groups):
+            out.append(f"{where}: {kind.id}: text: placeholder {{{name}}} is not a group of its match")
+    out += [f"{where}: {r.case_id}: {r.message}" for r in run_kind_examples(kinds) if not r.ok]
+    return out
+
+
+def run_kind_examples(kinds: Sequence[OutsideKind] | None = None) -> list[CaseResult]:
+    """Each outside kind's examples, read as a report reads a line (its wrapper off), get that kind first."""
+    from troubleshooter.core.logs import parse_line
+    from troubleshooter.core.next_steps import kind_for
+    from troubleshooter.kb.outside import builtin_kinds
+    from troubleshooter.models import Environment
+
+    kinds = builtin_kinds() if kinds is None else kinds
+    results = []
+    for kind in kinds:
+        for no, ex in enumerate(kind.examples, 1):
+            got = kind_for(parse_line(1, ex.line).text, Environment(), kinds)
+            case = f"outside::{kind.id}::{no}"
+            results.append(CaseResult(case, True) if got is kind else CaseResult(
+                case, False, f"the line gets {got.id if got else 'no kind'}, not this one: {ex.line[:100]!r}"))
+    return results
 
 
 def run_examples(entry: Entry) -> list[CaseResult]:

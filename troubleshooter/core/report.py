@@ -9,7 +9,7 @@ The one place the steps after matching run, in order; `api` only adds what the r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -20,10 +20,19 @@ from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Diagnosis, Environment, LogLine, Unexplained
 
 if TYPE_CHECKING:
+    from troubleshooter.kb.outside import OutsideKind
     from troubleshooter.kb.stacks import Stack
 
-StackOf = Callable[[str | None], "Stack | None"]
-"""The stack file serving a front end (`kb.stacks.stack_for`; None: unknown stack): handed in, the core reads no file."""
+
+@dataclass(frozen=True)
+class Guides:
+    """What the KB says about an error line no entry explains, handed in (the core reads no file); each is called
+    only when a report needs it."""
+
+    stack_of: Callable[[str | None], Stack | None]
+    """The stack file serving a front end (`kb.stacks.stack_for`; None: unknown stack)."""
+    kinds: Callable[[], Sequence[OutsideKind]]
+    """The failures outside TensorRT, by the words of the line (`kb.outside.builtin_kinds`)."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +98,10 @@ def program_language(lines: Iterable[LogLine]) -> Literal["python", "cpp"] | Non
 
 def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggestions, *,
              trt_version: str | None = None, platform: str | None = None, read_lines: bool = True,
-             stack_of: StackOf | None = None) -> Findings:
+             guides: Guides | None = None) -> Findings:
     """The findings of a log's matching pass. `trt_version` and `platform` override what the log says;
-    `read_lines`: the log had lines at all (an empty one gets no "nothing found" note); `stack_of`: the
-    stack files, for the first error's next steps (None: generic steps)."""
+    `read_lines`: the log had lines at all (an empty one gets no "nothing found" note); `guides`: the
+    stack files and the outside kinds, for the first error's next steps (None: generic steps)."""
     env = state.env.result(trt_version, platform)
     language = program_language(line for line, _ids in state.error_lines)
     if language is not None:
@@ -119,12 +128,12 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
         diagnoses, unexplained = promote(unexplained, diagnoses, entries, env, seen=set(state.hits),
                                          succeeded_at=build[0] if build is not None and build[1] else 0,
                                          near_miss=suggestions.near_miss)
-    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env, stack_of)
+    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env, guides)
     return Findings(env, diagnoses, unexplained, failure, first_error, notes)
 
 
 def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
-               env: Environment, stack_of: StackOf | None = None) -> tuple[bool, Unexplained | None]:
+               env: Environment, guides: Guides | None = None) -> tuple[bool, Unexplained | None]:
     """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
 
     An unexplained error line is a failure unless a successful build follows it (a harmless error
@@ -170,7 +179,8 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
         return failure, None
     from troubleshooter.core.next_steps import first_error_steps
 
-    stack = stack_of(env.front_end) if stack_of is not None else None
+    stack = guides.stack_of(env.front_end) if guides is not None else None
+    kinds = guides.kinds() if guides is not None else ()
     later = [(u.line, parse_line(u.line, u.text).text) for u in failing if u.line > first.line][:LATER_LINES]
-    steps = first_error_steps(line.text, env, stack, origin=line.origin, later=later)
+    steps = first_error_steps(line.text, env, stack, kinds=kinds, origin=line.origin, later=later)
     return failure, first.model_copy(update={"next_steps": steps})
