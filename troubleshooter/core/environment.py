@@ -233,7 +233,10 @@ _WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]
                       # TensorRT's source brackets with MSVC's namespace-qualified function names
                       # ("runtime.cpp::nvinfer1::Runtime::parsePlan::"; GCC builds print "runtime.cpp::parsePlan::"),
                       # MSVC's name for an anonymous namespace
-                      r"|\.(?:cpp|cu|h|hpp)::nvinfer1::|`anonymous-namespace'")
+                      r"|\.(?:cpp|cu|h|hpp)::nvinfer1::|`anonymous-namespace'"
+                      # a crash or loader NTSTATUS, as an IDE or runner prints the exit code ("exit code -1073741819
+                      # (0xC0000005)", "exited with code 3221225781")
+                      r"|\bexit(?:ed with)? code:? (?:-10737\d{5}|32212\d{5})\b|\(0x[Cc]0000(?:005|135|374|409|0[Ff][Dd]|01[Dd])\)")
 _WINDOWS_DLL = re.compile(r"\w\.dll\b")
 """A DLL's name alone: Windows, unless the log shows a Linux path too (a hint that lists each OS's library: "vcomp140.dll
 or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes", DLR on a Jetson)."""
@@ -250,6 +253,8 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      "sm_72", "sm_87", "nvmedia", "::nvinfer1::", "anonymous-namespace",
                      "jetson", "tegra", "l4t", "jetpack", "JETSON", "TEGRA",
                      "WSL", "/usr/lib/wsl", ":\\", "\\Users\\", ".dll", ".exe", "LoadLibrary",
+                     "exit code -10737", "exit code 32212", "exit code: -10737", "exit code: 32212",
+                     "exited with code -10737", "exited with code 32212", "(0xC0000", "(0xc0000",
                      # a drive with a forward slash: each letter's own literal (":/" alone would be a timestamp's
                      # characters, which stops the matcher from setting trtexec's timestamps aside)
                      *(f"{letter}:/" for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
