@@ -236,7 +236,8 @@ _WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]
                       r"|\.(?:cpp|cu|h|hpp)::nvinfer1::|`anonymous-namespace'"
                       # a crash or loader NTSTATUS, as an IDE or runner prints the exit code ("exit code -1073741819
                       # (0xC0000005)", "exited with code 3221225781")
-                      r"|\bexit(?:ed with)? code:? (?:-10737\d{5}|32212\d{5})\b|\(0x[Cc]0000(?:005|135|374|409|0[Ff][Dd]|01[Dd])\)")
+                      r"|\bexit(?:ed with)? code:? (?:-10737\d{5}|32212\d{5})\b"
+                      r"|\(0x[Cc]0000(?:005|135|374|409|0[Ff][Dd]|01[Dd])\)")
 _WINDOWS_DLL = re.compile(r"\w\.dll\b")
 """A DLL's name alone: Windows, unless the log shows a Linux path too (a hint that lists each OS's library: "vcomp140.dll
 or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes", DLR on a Jetson)."""

@@ -300,6 +300,14 @@ _UNTAGGED_FAILURE = re.compile(
     r"|\u672a\u5b9a\u4e49\u7684\u5f15\u7528"
     # CuPy's import failure banner, closed by the error that caused it ("original error: No module named 'fastrlock'")
     r"|^original error: \S"
+    # a file a program could not open in its own words (ncnn's "fopen cain.param failed"), a step that failed with
+    # Python's errno ("copy triton model templates ... failed: [Errno 2] No such file or directory"), ONNX Runtime's C/C++/C#
+    # exception text ("[ErrorCode:InvalidArgument] Tensor element data type ..."), libc++'s uncaught exception (the
+    # macOS / Android form of "terminate called after throwing"), yum without the package
+    r"|\bfopen \S{1,300} failed\b|\bfailed: \[Errno \d+\] |\[ErrorCode:(?!OK\b)[A-Za-z]+\]"
+    r"|\bterminating with uncaught exception of type\b|^No package \S{1,120} available\.?\s*$"
+    # a kernel driver that did not find its device (dmesg: a camera sensor or serializer silent on I2C, -121 EREMOTEIO)
+    r"|\bprobe of \S{1,60} failed with error -\d+|\berror during i2c read probe \(-\d+\)|\bi2c (?:read|write) failed\b"
     # GNU ld finding one symbol defined twice ("tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `X'")
     r"|\bmultiple definition of [`'\u2018]"
     # a native call that failed with its code, in the program's words ("NvAFX_Load() failed with error 1"); GStreamer's
@@ -572,6 +580,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
+                 "uncaught exception", "No package ", "CUDA failure",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
                  "placeholder project", "): Failed", ": No module named ", ": can't open file ", "nknown command",
