@@ -105,6 +105,9 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # a time of day alone: "12:01:02 ", "[12:01:02.345] ", bazel's "(03:04:19) ", or after a short date:
     # mmengine's "12/14 17:15:38 " (apps that print no full date before "[E]" or "- ERROR -")
     (r"(?:\d{1,2}/\d{1,2} )?[\[(]?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[\])]?\s+(?=\S)", None, False),
+    # a time of day closed by a colon, with the script that printed the line: CodeProject.AI's module log ("11:38:59:
+    # detect_adapter.py: Traceback ..."), Flowframes' "11-27-2020 10:56:49: [E] ..." (a date first)
+    (r"(?:\d{1,2}-\d{1,2}-\d{4} )?\d{1,2}:\d{2}:\d{2}:(?:[\w.-]{1,80}\.py:)?\s+(?=\S)", None, False),
     # spdlog (mmdeploy, tensorrt_pro ...): "[mmdeploy] [error] " after its bracketed timestamp
     (r"\[[\w.-]+\] \[(?P<lvl>error|warning|info|debug|critical)\]\s*", None, False),
     # protobuf: "[libprotobuf ERROR google/protobuf/text_format.cc:298] "
