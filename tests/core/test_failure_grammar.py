@@ -544,6 +544,24 @@ def test_cmakes_error_header_does_not_lead_ahead_of_the_message_under_it() -> No
     assert report.first_error is not None and "Could not find ONNX_LIBRARY" in report.first_error.text
 
 
+def test_a_cmake_message_header_leads_with_the_message_under_it() -> None:
+    """Real (lightvector/KataGo#1062, first-sight batch 28): a project's message(FATAL_ERROR) says what failed on the
+    indented lines under CMake's header, in words no failure grammar knows; the header leads, joined with them, ahead of
+    the "Configuring incomplete" summary (and an unindented line after it is not joined)."""
+    log = ("-- Found Threads: TRUE\n"
+           "CMake Error at CMakeLists.txt:354 (message):\n"
+           "  TensorRT 8.5 or greater is required but ..  was found.\n"
+           "\n"
+           "\n"
+           "-- Configuring incomplete, errors occurred!\n")
+    report = diagnose(log)
+    assert report.failure and report.first_error is not None and report.first_error.line == 2
+    assert report.first_error.text == ("CMake Error at CMakeLists.txt:354 (message): TensorRT 8.5 or greater is required "
+                                       "but ..  was found.")
+    flat = diagnose("CMake Error at CMakeLists.txt:354 (message):\n-- Configuring incomplete, errors occurred!\n")
+    assert [u.text for u in flat.unexplained] == ["CMake Error at CMakeLists.txt:354 (message):"]
+
+
 def test_the_linkers_in_function_header_does_not_lead_ahead_of_the_missing_symbol() -> None:
     """NVIDIA-AI-IOT/Lidar_AI_Solution#85 (first-sight batch 10): ld names the function, then the symbol it lacks."""
     log = ("/usr/bin/ld: CMakeFiles/centerpoint.dir/src/centerpoint.cpp.o: in function `CenterPoint::CenterPoint("

@@ -437,10 +437,13 @@ class Matcher:
         if not text:
             return _EMPTY, None, True
         line = _Line(no, level, origin, text, raw)
-        unbalanced = text.count("(") > text.count(")") or ("Error Code" in text and _DETAIL_FOLLOWS.search(text) is not None)
+        cmake_message = text.startswith("CMake Error at ") and _CMAKE_MESSAGE.match(text) is not None
+        unbalanced = (text.count("(") > text.count(")") or ("Error Code" in text and _DETAIL_FOLLOWS.search(text) is not None)
+                      or cmake_message)
         joined = None
         if unbalanced:
-            joinings = _joinings(line, following() if callable(following) else following, unfinished=True)
+            joinings = _joinings(line, following() if callable(following) else following, unfinished=True,
+                                 indented=cmake_message)
             joined = joinings[0] if joinings else None
         found = self._index.find(raw)
         gate = self._gate_literals
@@ -490,6 +493,8 @@ class Matcher:
         info = _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
         if info.idle:
             return info, None, not timed_out
+        if cmake_message and joined is not None:
+            raw = raw.rstrip() + joined[len(line.text):]  # the report shows the header with the message under it
         return info, LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw), not timed_out
 
     def _run_signatures(self, state: MatchState, no: int, level: Level | None, text: str,
@@ -767,9 +772,12 @@ newlines ("IBuilder::buildSerializedNetwork: Error Code 1: Internal Error" / "(S
 getEquivalentMyelinCoord at .../codeGenerator.cpp:3996)")."""
 UNFINISHED_LINES = 4
 """The most lines an unfinished line is joined with."""
+_CMAKE_MESSAGE = re.compile(r"CMake Error at \S{1,300}:\d+ \(message\):\s*$")
+"""CMake's header over a project's own `message(FATAL_ERROR ...)`, whose words are on the indented lines under it ("  TensorRT
+8.5 or greater is required but ..  was found."): the header is joined with them, so the line says what failed."""
 
 
-def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> list[str]:
+def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool, indented: bool = False) -> list[str]:
     """The line joined with the lines that continue it: the next non-blank lines that carry no prefix of
     their own, while the piece before each was long (a wrapped tail). An `unfinished` line (an open
     parenthesis, or TensorRT's "Error Code N: ... Error" whose "(detail)" a wrapper put on the next lines) continues
@@ -786,6 +794,8 @@ def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> l
             continue  # Windows pastes: a blank line between every line
         if before < WRAP_MIN_CHARS and not (unfinished and not tails):
             break
+        if indented and not nxt[:1].isspace():
+            break  # CMake's message is indented under its header; an unindented line is the next message
         level, origin, _text, _raw = parse_parts(nxt)
         if level is not None or origin is not None or nxt.lstrip().startswith("["):
             break
@@ -801,4 +811,4 @@ def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool) -> l
     glued, spaced = line.text + "".join(tails), " ".join([line.text, *tails])
     if not unfinished:
         return [glued, spaced]
-    return [glued if len(line.raw) >= WRAP_MIN_CHARS and not line.raw.endswith(" ") else spaced]
+    return [glued if len(line.raw) >= WRAP_MIN_CHARS and not line.raw.endswith(" ") and not indented else spaced]
