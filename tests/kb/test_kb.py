@@ -119,3 +119,15 @@ def test_every_trigger_gets_a_cause() -> None:
             continue
         orphans += [f"{e.id}:{s.id}" for s in e.match.signatures if s.role == "trigger" and s.id not in whens]
     assert not orphans, orphans
+
+
+def test_no_prefilter_literal_could_reach_into_a_trtexec_timestamp() -> None:
+    """A literal of timestamp characters only ("3221225781", what the tolerant cut left of "status 3221225781") turns off
+    the memo of timestamped lines for every log (`Matcher._canonical`): a verbose trtexec log is then analysed line by
+    line. Every built-in literal must hold a character a timestamp has not."""
+    from troubleshooter.api import get_engine
+
+    matcher = get_engine().matcher
+    timestamp_chars = set("[]0123456789/-: ")
+    assert not [lit for lit in matcher.prefilter.literals if set(lit) <= timestamp_chars]
+    assert matcher._canonical
