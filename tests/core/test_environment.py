@@ -155,9 +155,20 @@ def test_platform_override() -> None:
     # real (first-sight batch 25, unread there): vs-mlrt's cache named with TensorRT's own integer (AmusementClub/vs-mlrt#74)
     ('[11/28/2023-22:20:02] [W] Could not read timing cache from: C:/Program Files (x86)/SVP 4/rife\\models'
      '\\rife\\rife_v4.12_ensemble.onnx.1280x736_fp16_no-tf32_trt-8502_cudnn_I-fp16_O-fp16_NVIDIA-GeForce-RTX-3070-Ti_aacbced1.engine.cache. A new timing cache will be generated and written.', "8.5.2"),
+    # real (first-sight batch 28, unread there): a Python prompt's answer on the line under its question
+    # (Qengineering/Jetson-Nano-image#27), a Nix derivation named for the release (NixOS/nixpkgs#382169)
+    (">>> import tensorrt as trt\n>>> trt.__version__\n'8.2.1.8'\n>>>", "8.2.1"),
+    ("error: builder for '/nix/store/9jw9zpddayxni9aj3kvjwhfbb6ih73xp-tensorrt-10.3.0.26.drv' failed to produce output path for output 'dev' at '/nix/store/9jw9zpddayxni9aj3kvjwhfbb6ih73xp-tensorrt-10.3.0.26.drv.chroot/root/nix/store/kf1aamhm74w1icy4mzb4f6j9ljklz435-tensorrt-10.3.0.26-dev'", "10.3.0"),
 ])
 def test_the_release_is_read_from_every_way_a_log_prints_it(line: str, version: str) -> None:
     assert diagnose(line).environment.tensorrt_version == version
+
+
+def test_a_version_question_without_its_answer_reads_no_release() -> None:
+    """The prompt's next line is joined only to read the answer: a question whose next line is another prompt or a
+    traceback gives no release."""
+    assert diagnose(">>> trt.__version__\nTraceback (most recent call last):\nNameError: name 'trt' is not defined"
+                    ).environment.tensorrt_version is None
 
 
 @pytest.mark.parametrize(("lines", "stack"), [

@@ -80,9 +80,12 @@ FACTS: list[FactPattern] = [
        r"incompatible with this version of TensorRT, expecting " + _V, _short, 2),
     # jetson-containers' package tags: "tensorrt:8.6/test.sh" (not NGC image tags, which are YY.MM: tensorrt:23.08)
     _p("tensorrt_version", ("tensorrt:",), r"\btensorrt:(?P<v>(?:[5-9]|1[01])\.\d+(?:\.\d+)?)\b(?![.-]py)", _short, 1),
-    _p("tensorrt_version", ("tensorrt.__version__", "tensorrt version", "TensorRT Version", "TensorRT version", "tensorrt=="),
-       # not a requirement ("Inspector needs TensorRT version 8.2 and after": the installed one is older)
-       r"(?<!needs )(?<!requires )(?:tensorrt\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*|tensorrt==)" + _V
+    _p("tensorrt_version", ("tensorrt.__version__", "trt.__version__", "tensorrt version", "TensorRT Version",
+                            "TensorRT version", "tensorrt=="),
+       # not a requirement ("Inspector needs TensorRT version 8.2 and after": the installed one is older); a Python
+       # prompt's answer joins its question ("trt.__version__" over "'8.2.1.8'": `matcher._VERSION_QUERY`)
+       r"(?<!needs )(?<!requires )(?:(?<![\w.])(?:tensorrt|trt)\.__version__\W*|tensorrt version\W*|TensorRT [Vv]ersion\W*"
+       r"|tensorrt==)" + _V
        + r"(?! (?:and|or) (?:after|later|above|newer)\b)(?!\+)", _short, 2),
     # pip's own lines: "Requirement already satisfied: tensorrt-cu12==10.4.0", "Collecting tensorrt_cu12_libs==10.4.0"
     _p("tensorrt_version", ("tensorrt-cu", "tensorrt_cu", "tensorrt==", "tensorrt_libs==", "tensorrt_bindings==",
@@ -160,6 +163,8 @@ FACTS: list[FactPattern] = [
     _p("tensorrt_version", ("TensorRT-", "TensorRT ", "tensorrt-"),
        _NOT_A_FLAG_PATH + r"(?<![\w-])(?:TensorRT[- ]|tensorrt-)(?P<v>(?:[2-9]|1[0-9])\.\d+\.\d+(?:\.\d+)?)(?:b\d+|rc\d*)?\b",
        _short, 1),
+    # a Nix store path: the derivation is named for the release ("/nix/store/<hash>-tensorrt-10.3.0.26.drv")
+    _p("tensorrt_version", ("-tensorrt-",), r"/nix/store/[0-9a-z]{32}-tensorrt-(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\b", _short, 1),
     # TF-TRT: "Loaded TensorRT 8.4.3 and linked TensorFlow against TensorRT 8.4.0" (the loaded one runs)
     _p("tensorrt_version", ("Loaded TensorRT ", "loaded TensorRT "), r"[Ll]oaded TensorRT (?:version )?" + _V, _short, 2),
     _p("tensorrt_version", ("Linked TensorRT version", "linked TensorFlow against TensorRT"),

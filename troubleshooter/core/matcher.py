@@ -439,7 +439,8 @@ class Matcher:
         line = _Line(no, level, origin, text, raw)
         cmake_message = text.startswith("CMake Error at ") and _CMAKE_MESSAGE.match(text) is not None
         unbalanced = (text.count("(") > text.count(")") or ("Error Code" in text and _DETAIL_FOLLOWS.search(text) is not None)
-                      or cmake_message)
+                      or cmake_message
+                      or (text.endswith(("__version__", "__version__)")) and _VERSION_QUERY.match(text) is not None))
         joined = None
         if unbalanced:
             joinings = _joinings(line, following() if callable(following) else following, unfinished=True,
@@ -772,6 +773,9 @@ newlines ("IBuilder::buildSerializedNetwork: Error Code 1: Internal Error" / "(S
 getEquivalentMyelinCoord at .../codeGenerator.cpp:3996)")."""
 UNFINISHED_LINES = 4
 """The most lines an unfinished line is joined with."""
+_VERSION_QUERY = re.compile(r"(?:>>> ?|In \[\d+\]: )?(?:print\()?(?:tensorrt|trt)\.__version__\)?$")
+"""A Python prompt asking TensorRT's release (">>> trt.__version__"), whose answer is the next line ("'8.2.1.8'"): the two
+are read as one line, so the release is read."""
 _CMAKE_MESSAGE = re.compile(r"CMake Error at \S{1,300}:\d+ \(message\):\s*$")
 """CMake's header over a project's own `message(FATAL_ERROR ...)`, whose words are on the indented lines under it ("  TensorRT
 8.5 or greater is required but ..  was found."): the header is joined with them, so the line says what failed."""
