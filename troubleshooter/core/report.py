@@ -63,7 +63,9 @@ _PYTHON_LINE = re.compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File 
 _CPP_LINE = re.compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
                        r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu|cuh|hpp|h)(?::\d+\b|\(\d+\)|,? line \d+\b)"
                        r"|\bline \d+ (?:in|of) (?:file )?(?:\S*[\\/])?(?P<file_after>[\w.-]+)\.(?:cpp|cc|cxx|cu)\b")
-_FRAMEWORK_SOURCE = re.compile(r"[\\/]paddle[\\/](?:fluid|phi|common)[\\/]|^C\+\+ Traceback \(most recent call last\)")
+_FRAMEWORK_SOURCE = re.compile(r"[\\/]paddle[\\/](?:fluid|phi|common)[\\/]|^C\+\+ Traceback \(most recent call last\)"
+                               # ONNX Runtime's own sources in its status messages, from any binding
+                               r"|[\\/]onnxruntime[\\/](?:core|include)[\\/]")
 """A framework's own C++ sources and report headers, which it prints whatever language called it (Paddle's C++
 Traceback and "(at /paddle/paddle/fluid/...)" under a Python program or a C++ demo alike)."""
 _TENSORRT_SOURCES = re.compile(
