@@ -309,6 +309,9 @@ _UNTAGGED_FAILURE = re.compile(
     # macOS / Android form of "terminate called after throwing"), yum without the package
     r"|\bfopen \S{1,300} failed\b|\bfailed: \[Errno \d+\] |\[ErrorCode:(?!OK\b)[A-Za-z]+\]"
     r"|\bterminating with uncaught exception of type\b|^No package \S{1,120} available\.?\s*$"
+    # Go's build refusing a package whose every file its build constraints exclude (cgo code built with CGO_ENABLED=0);
+    # curl's own error ("curl: (52) Empty reply from server")
+    r"|\bbuild constraints exclude all Go files in \S|^curl: \(\d{1,2}\) \S"
     # a kernel driver that did not find its device (dmesg: a camera sensor or serializer silent on I2C, -121 EREMOTEIO)
     r"|\bprobe of \S{1,60} failed with error -\d+|\berror during i2c read probe \(-\d+\)|\bi2c (?:read|write) failed\b"
     # GNU ld finding one symbol defined twice ("tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `X'")
@@ -583,7 +586,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
-                 "uncaught exception", "No package ", "CUDA failure",
+                 "uncaught exception", "No package ", "CUDA failure", "build constraints exclude", "curl: (",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
                  "placeholder project", "): Failed", ": No module named ", ": can't open file ", "nknown command",
