@@ -211,6 +211,9 @@ _PARSER_FRAME = re.compile(
     # GLib's g_critical (GStreamer, DeepStream): a failed check the program goes on after, often a consequence of the
     # line that says what failed ("Failed to load config file"); it leads only a paste that holds nothing else
     r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: "
+    # loguru's header over a traceback it caught: the exception line under it says what failed
+    r"|^An error has been caught in function '[^'\n]{1,120}', process '[^'\n]{1,120}' \(\d+\), "
+    r"thread '[^'\n]{1,120}' \(\d+\):\s*$"
     # AUTOMATIC1111's web UI announcing the traceback of a script or extension it could not load or run
     r"|^(?:\*\*\* )?Error (?:loading script|running (?:install\.py|preload\(\)|callback)|executing callback)\b.{0,300}$")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
@@ -309,6 +312,9 @@ _UNTAGGED_FAILURE = re.compile(
     # macOS / Android form of "terminate called after throwing"), yum without the package
     r"|\bfopen \S{1,300} failed\b|\bfailed: \[Errno \d+\] |\[ErrorCode:(?!OK\b)[A-Za-z]+\]"
     r"|\bterminating with uncaught exception of type\b|^No package \S{1,120} available\.?\s*$"
+    # loguru's header over the traceback it caught (YOLOX's tools: "An error has been caught in function 'launch', process
+    # 'MainProcess' (2628), thread 'MainThread' (...):"): a failure, and the frame of the exception under it
+    r"|^An error has been caught in function '"
     # Go's build refusing a package whose every file its build constraints exclude (cgo code built with CGO_ENABLED=0);
     # curl's own error ("curl: (52) Empty reply from server")
     r"|\bbuild constraints exclude all Go files in \S|^curl: \(\d{1,2}\) \S"
@@ -587,6 +593,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  "uncaught exception", "No package ", "CUDA failure", "build constraints exclude", "curl: (",
+                 "An error has been caught",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
                  "placeholder project", "): Failed", ": No module named ", ": can't open file ", "nknown command",
