@@ -312,6 +312,8 @@ _UNTAGGED_FAILURE = re.compile(
     # macOS / Android form of "terminate called after throwing"), yum without the package
     r"|\bfopen \S{1,300} failed\b|\bfailed: \[Errno \d+\] |\[ErrorCode:(?!OK\b)[A-Za-z]+\]"
     r"|\bterminating with uncaught exception of type\b|^No package \S{1,120} available\.?\s*$"
+    # Windows' Application event log of a crashed program ("Exception code: 0xc0000005"; Chinese "异常代码: 0xc0000005")
+    r"|^(?:Exception code|\u5f02\u5e38\u4ee3\u7801): 0xc0000(?:005|374|409|0fd|01d)\b"
     # loguru's header over the traceback it caught (YOLOX's tools: "An error has been caught in function 'launch', process
     # 'MainProcess' (2628), thread 'MainThread' (...):"): a failure, and the frame of the exception under it
     r"|^An error has been caught in function '"
@@ -593,7 +595,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
                  "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
                  "uncaught exception", "No package ", "CUDA failure", "build constraints exclude", "curl: (",
-                 "An error has been caught",
+                 "An error has been caught", "\u5f02\u5e38\u4ee3\u7801",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
                  "raise ", "internal compiler error", "Killed signal", "malformed launch argument", "providers parameter",
                  "placeholder project", "): Failed", ": No module named ", ": can't open file ", "nknown command",
