@@ -108,6 +108,7 @@ def validate_kinds() -> list[str]:
     import regex
 
     from troubleshooter.core.advice import placeholders
+    from troubleshooter.core.next_steps import kind_pattern
     from troubleshooter.errors import KBError
     from troubleshooter.kb.outside import kinds_path, load_kinds
 
@@ -119,7 +120,7 @@ def validate_kinds() -> list[str]:
     out = []
     for kind in kinds:
         try:
-            groups = set(regex.compile(kind.match, regex.VERSION0).groupindex) | {"name", "top"}
+            groups = set(kind_pattern(kind).groupindex) | {"name", "top"}
         except regex.error as exc:
             out.append(f"{where}: {kind.id}: match does not compile: {exc}")
             continue

@@ -98,7 +98,8 @@ _COMPILED: dict[str, regex.Pattern[str]] = {}
 nothing explains)."""
 
 
-def _pattern(kind: OutsideKind) -> regex.Pattern[str]:
+def kind_pattern(kind: OutsideKind) -> regex.Pattern[str]:
+    """A kind's `match` as it runs (compiled once per process)."""
     pattern = _COMPILED.get(kind.match)
     if pattern is None:
         pattern = _COMPILED[kind.match] = regex.compile(kind.match, regex.VERSION0)
@@ -169,7 +170,7 @@ def _kind_of(payload: str, env: Environment, kinds: Sequence[OutsideKind], *,
     for kind in kinds:
         if (kind.stackless and env.front_end is not None) or (kind.lead_only and not lead):
             continue
-        m = _pattern(kind).search(payload)
+        m = kind_pattern(kind).search(payload)
         if m is not None:
             return kind, m
     return None

@@ -14,15 +14,13 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from troubleshooter.kb.schema import ID_PATTERN
+from troubleshooter.kb.schema import ID_PATTERN, StrictModel
 
 
-class KindExample(BaseModel):
+class KindExample(StrictModel):
     """A real line the kind is for, and where it was met."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     line: str = Field(min_length=3, description="The line as the log printed it (its wrapper included): a report "
                       "reads it as it would any line, and this kind must be the first whose `match` it has.")
@@ -30,10 +28,8 @@ class KindExample(BaseModel):
                         "message no gathered log holds, the URL of the code that prints it.")
 
 
-class OutsideKind(BaseModel):
+class OutsideKind(StrictModel):
     """An unexplained line whose own words say what failed outside TensorRT, and the step that follows."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str = Field(pattern=ID_PATTERN, description="Unique in the file; what a test or a commit names.")
     why: str | None = Field(default=None, description="The class of failure and where it was met (threads, batches).")
@@ -59,10 +55,8 @@ class OutsideKind(BaseModel):
                                         "and the tests check that this kind is the one each gets).")
 
 
-class OutsideFile(BaseModel):
+class OutsideFile(StrictModel):
     """The file: its kinds, in the order they are tried."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kinds: list[OutsideKind] = Field(min_length=1)
 

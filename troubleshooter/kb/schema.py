@@ -29,7 +29,7 @@ FACTS = {
 """What the engine knows of a finding beyond its signatures, usable in `when:`/`unless:` like a signature id."""
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
     """Frozen, no unknown keys: validated from YAML (and from the KB cache) with ``model_validate``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
@@ -47,7 +47,7 @@ def _check_specifier(value: str | None) -> str | None:
     return value
 
 
-class Signature(_Strict):
+class Signature(StrictModel):
     """One regular expression that recognises a log line."""
 
     id: str = Field(pattern=ID_PATTERN, description="Name of the signature, unique within the entry.")
@@ -122,7 +122,7 @@ class Signature(_Strict):
         return 0.7 if self.role == "trigger" else 0.1 if self.role == "support" else 0.0
 
 
-class Match(_Strict):
+class Match(StrictModel):
     signatures: list[Signature] = Field(min_length=1)
     requires: list[str] = Field(
         default_factory=list,
@@ -130,7 +130,7 @@ class Match(_Strict):
     )
 
 
-class Applies(_Strict):
+class Applies(StrictModel):
     """Where the entry applies. Outside it, a match is demoted and the report says why."""
 
     trt: str | None = Field(default=None, description="TensorRT versions, e.g. '>=8.0,<10'.")
@@ -140,7 +140,7 @@ class Applies(_Strict):
     _trt = field_validator("trt")(_check_specifier)
 
 
-class Cause(_Strict):
+class Cause(StrictModel):
     text: str = Field(description="What actually goes wrong; {capture} and {tensorrt_version} are filled in.")
     certainty: Certainty = Field(
         description="confirmed (by NVIDIA / source code), documented (in NVIDIA docs), "
@@ -159,7 +159,7 @@ class Cause(_Strict):
         default_factory=list, description="Not when the log comes from one of these stacks: a sentence the log contradicts.")
 
 
-class VersionAdvice(_Strict):
+class VersionAdvice(StrictModel):
     versions: str = Field(description="TensorRT version range this advice is for, e.g. '>=8.5,<9.2'.")
     status: Status
     text: str
@@ -167,7 +167,7 @@ class VersionAdvice(_Strict):
     _versions = field_validator("versions")(_check_specifier)
 
 
-class Step(_Strict):
+class Step(StrictModel):
     text: str
     code: str | None = Field(default=None, description="A command or snippet to run.")
     lang: str | None = Field(default=None, description="Language of `code`: bash, python, cpp...")
@@ -208,7 +208,7 @@ class Step(_Strict):
         return self
 
 
-class FixSpec(_Strict):
+class FixSpec(StrictModel):
     title: str
     versions: str | None = Field(default=None, description="Only for these TensorRT versions.")
     when: list[str] = Field(default_factory=list, description="Only when one of these signatures matched.")
@@ -225,12 +225,12 @@ class FixSpec(_Strict):
     _versions = field_validator("versions")(_check_specifier)
 
 
-class Reference(_Strict):
+class Reference(StrictModel):
     url: str = Field(pattern=r"^https?://")
     title: str | None = None
 
 
-class Example(_Strict):
+class Example(StrictModel):
     name: str = Field(pattern=ID_PATTERN)
     log: str = Field(min_length=1, description="A real-format log snippet.")
     captures: dict[str, str] = Field(default_factory=dict, description="Expected captures (subset).")
@@ -240,12 +240,12 @@ class Example(_Strict):
     )
 
 
-class Examples(_Strict):
+class Examples(StrictModel):
     match: list[Example] = Field(default_factory=list, description="Logs the entry must match.")
     no_match: list[Example] = Field(default_factory=list, description="Near misses the entry must not match.")
 
 
-class Entry(_Strict):
+class Entry(StrictModel):
     """One failure family."""
 
     id: str = Field(pattern=ID_PATTERN, description="Stable id; equals the file stem.")

@@ -17,20 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from troubleshooter.kb.schema import ID_PATTERN
+from troubleshooter.kb.schema import ID_PATTERN, StrictModel
 
 URL = r"^https://"
 
 
-class _Strict(BaseModel):
-    """Frozen, no unknown keys (validated from YAML with ``model_validate``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-class StackStep(_Strict):
+class StackStep(StrictModel):
     """One thing to do about an unexplained error, in the stack's own terms."""
 
     text: str = Field(min_length=10, description="What to do and why, for someone whose run just failed.")
@@ -43,7 +37,7 @@ class StackStep(_Strict):
         "log whose stack is unknown). Empty: always.")
 
 
-class Tracker(_Strict):
+class Tracker(StrictModel):
     """Where a failure of this stack is reported."""
 
     name: str = Field(description="owner/repo for a GitHub tracker, else the forum's name.")
@@ -55,7 +49,7 @@ class Tracker(_Strict):
     when: str | None = Field(default=None, description="For an extra tracker: when to use it rather than the first.")
 
 
-class Stack(_Strict):
+class Stack(StrictModel):
     """A stack that runs TensorRT: its next steps for an unexplained error, its tracker, its reproduction."""
 
     id: str = Field(pattern=ID_PATTERN, description="Equals the file stem.")
