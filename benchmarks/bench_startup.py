@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TRT_WHY = "import sys; from troubleshooter.cli import main; sys.exit(main())"
+TRT_WHY = "from troubleshooter.cli import entry; entry()"  # what the `trt-why` console script runs
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from troubleshooter import exit_codes
-from troubleshooter.cli.shared import silence_stdout, write
+from troubleshooter.cli.shared import silence_stdout, start_up, write
 from troubleshooter.errors import InputError
 from troubleshooter.render import formats
 
@@ -55,13 +55,15 @@ def _output(args: argparse.Namespace) -> tuple[str, Terminal]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from troubleshooter import api
+    with start_up():
+        from troubleshooter import api
 
-    fmt, term = _output(args)
-    # Every option is checked (api.Options) before a byte is read; the engine follows --kb and --matcher.
-    options = api.Options(trt_version=args.trt_version, platform=args.platform, model=args.model,
-                          redact=args.redact, redact_names=args.redact_names, kb_dirs=args.kb, matcher=args.matcher)
-    engine = api.get_engine(options.kb_dirs, prefer=options.matcher)
+        fmt, term = _output(args)
+        # Every option is checked (api.Options) before a byte is read; the engine follows --kb and --matcher.
+        options = api.Options(trt_version=args.trt_version, platform=args.platform, model=args.model,
+                              redact=args.redact, redact_names=args.redact_names, kb_dirs=args.kb,
+                              matcher=args.matcher)
+        engine = api.get_engine(options.kb_dirs, prefer=options.matcher)
     reports = []
     status = exit_codes.OK
     for path in args.logs or ["-"]:

@@ -1,10 +1,13 @@
-"""What several commands use: writing to stdout, a broken pipe, a missing extra."""
+"""What several commands use: writing to stdout, a broken pipe, a missing extra, a start-up without collections."""
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 
 from troubleshooter.errors import InputError
 
@@ -28,3 +31,31 @@ def need_extra(module: str, extra: str) -> None:
     """InputError (exit 2, one line) naming the extra to install when `module` is not installed."""
     if importlib.util.find_spec(module) is None:
         raise InputError(f"this needs the '{extra}' extra: pip install 'trt-why[{extra}]'")
+
+
+_ONE_SHOT = [False]
+"""True once `cli.entry` runs: this process runs one command and exits (see `start_up`)."""
+
+
+def one_shot_process() -> None:
+    """Called by the console script: objects built during start-up will live until the process ends."""
+    _ONE_SHOT[0] = True
+
+
+@contextlib.contextmanager
+def start_up() -> Iterator[None]:
+    """A block that only builds long-lived objects (the parser, the models, the KB and its matcher: ~100k
+    objects), run without the cyclic garbage collector. In the console script's process they are then
+    frozen (`gc.freeze`): no collection traverses them again, where CPython would otherwise do so on
+    every generation they pass through, ~40 ms of a one-shot run here (benchmarks/bench_startup.py).
+    Called through `main()` inside another program (tests, a notebook), the block only runs with the
+    collector paused: freezing there would keep that program's uncollected garbage for ever."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if _ONE_SHOT[0]:
+            gc.freeze()
+        if was:
+            gc.enable()
