@@ -137,15 +137,27 @@ def trusted(cls: type[M], data: Any) -> M:
     JSON cannot say (nested models, dates) is rebuilt here, from the fields' annotations. Raises
     KeyError/TypeError/ValueError on a cache that does not have the shape this code writes (the caller
     then reads the YAML)."""
-    if not isinstance(data, dict) or data.keys() != cls.model_fields.keys():
-        raise KeyError(f"{cls.__name__}: not the fields this code writes")
-    values = dict(data)
-    for name, convert in _conversions(cls):
-        value = values[name]
-        if value is not None:
-            values[name] = convert(value)
+    return _maker(cls)(data)
+
+
+@functools.cache
+def _maker(cls: type[M]) -> Callable[[Any], M]:
+    """`trusted` for one class, with what it looks up on the class worked out once (the KB has ~3,600 models)."""
+    keys = cls.model_fields.keys()
+    conversions = _conversions(cls)
     build = _builder(cls)
-    return build(values) if build is not None else cls.model_construct(**values)
+
+    def make(data: Any) -> M:
+        if not isinstance(data, dict) or data.keys() != keys:
+            raise KeyError(f"{cls.__name__}: not the fields this code writes")
+        values = dict(data)
+        for name, convert in conversions:
+            value = values[name]
+            if value is not None:
+                values[name] = convert(value)
+        return build(values) if build is not None else cls.model_construct(**values)
+
+    return make
 
 
 @functools.cache
@@ -162,9 +174,9 @@ def _builder(cls: type[M]) -> Callable[[dict[str, Any]], M] | None:
     new = cls.__new__
     setattr_ = object.__setattr__
 
-    def build(values: dict[str, Any]) -> M:
+    def build(values: dict[str, Any]) -> M:  # `values` holds exactly the fields, in their order (see _maker)
         m = new(cls)
-        setattr_(m, "__dict__", {name: values[name] for name in names})
+        setattr_(m, "__dict__", values)
         setattr_(m, "__pydantic_fields_set__", set(names))
         setattr_(m, "__pydantic_extra__", None)
         setattr_(m, "__pydantic_private__", None)
