@@ -105,6 +105,10 @@ class Environment(_Frozen):
     stack_versions: dict[str, str] = Field(
         default_factory=dict, description="Versions of the stacks' own packages the log prints (tensorrt-llm, onnxruntime, "
         "torch-tensorrt, deepstream, triton...), by stack.")
+    execution_providers: list[str] = Field(
+        default_factory=list, description="The ONNX Runtime execution providers the log names (asked for, available or "
+        "running: TensorrtExecutionProvider, CUDAExecutionProvider, DmlExecutionProvider...), in the order it first "
+        "names them.")
     onnx_opset: int | None = Field(default=None, description="ONNX opset of the parsed model.")
     onnx_ir_version: str | None = Field(default=None, description="ONNX IR version of the parsed model.")
     onnx_producer: str | None = Field(default=None, description="Producer of the ONNX model (pytorch, tf2onnx...).")

@@ -501,3 +501,17 @@ def test_a_ros_package_that_finished_building_makes_a_warning_before_it_no_failu
     failed = diagnose("Starting >>> ros_deep_learning\n--- stderr: ros_deep_learning\n" + warning
                       + "---\nFailed   <<< ros_deep_learning [2.3s, exited with code 1]\n")
     assert failed.exit_status == 1 and failed.failure
+
+
+def test_onnxruntime_execution_providers_the_log_names() -> None:
+    """The providers a log names, by class name or by the provider's source file in ONNX Runtime's prefix, in the
+    order first named (real lines: microsoft/onnxruntime#6002, insightface's "Applied providers")."""
+    log = ("2020-12-02 20:13:00.0152939 [E:onnxruntime:, inference_session.cc:1186 onnxruntime::InferenceSession::"
+           "Initialize::<lambda_044c38595e6e7e9be3a8d8d57e7f8996>::operator ()] Exception during initialization: "
+           "D:\\devTools\\onnxruntime\\onnxruntime\\core\\providers\\tensorrt\\tensorrt_execution_provider.cc:480 "
+           "onnxruntime::TensorrtExecutionProvider::GetSupportedList graph_build.Resolve().IsOK() was false.\n"
+           "Applied providers: ['CUDAExecutionProvider', 'CPUExecutionProvider'], with options: {}\n")
+    env = diagnose(log).environment
+    assert env.execution_providers == ["TensorrtExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider"]
+    assert env.sources["execution_providers"] == 1
+    assert diagnose("[I] [TRT] Loaded engine size: 12 MiB\n").environment.execution_providers == []

@@ -35,7 +35,7 @@ CASES = [
     ("deepstream", "real/u-deepstream-yolo-563.log", "GST_DEBUG=3", "NVIDIA developer forums (DeepStream SDK)", False),
     ("jetson-inference", "real/u-jetson-inf-1363.log", "--log-level=verbose", "dusty-nv/jetson-inference", False),
     ("ultralytics", "real/u-yolov5-8069.log", "yolo export", "ultralytics/ultralytics", False),
-    ("mmdeploy", "real/u-mmdeploy-2468.log", "tools/deploy.py", "open-mmlab/mmdeploy", True),
+    ("mmdeploy", "real/u-mmdeploy-1312.log", "tools/deploy.py", "open-mmlab/mmdeploy", False),
     ("tf-trt", "real/u-other-tensorflow-38460.log", "TF_CPP_VMODULE", "tensorflow/tensorflow", False),
     ("torch2trt", "real/u-torch2trt-274.log", "torch2trt(model", "NVIDIA-AI-IOT/torch2trt", False),
     ("paddle-inference", "real/u-other-paddle-27544.log", "enable_tensorrt_engine", "PaddlePaddle/Paddle", False),
@@ -129,3 +129,20 @@ def test_the_stacks_own_version_is_named_when_the_log_prints_it() -> None:
     env = Environment(front_end="onnxruntime", stack_versions={"onnxruntime": "1.17.1"}, tensorrt_version="8.6.1")
     last = first_error_steps("some error", env, stack_for("onnxruntime"))[-1].text
     assert "onnxruntime 1.17.1" in last and "TensorRT 8.6.1" in last
+
+
+@pytest.mark.parametrize(("log", "tensorrt_provider"), [
+    ("real/u-ort-6002.log", True),  # ONNX Runtime's TensorRT provider ran
+    ("first-sight/batch-30/g30c-u-CnOCR-362.log", False),  # a CUDA/CPU session: INVALID_PROTOBUF on a .ckpt file
+])
+def test_onnxruntime_steps_follow_the_provider_the_log_names(log: str, tensorrt_provider: bool) -> None:
+    """ONNX Runtime's steps for an unexplained error are the TensorRT provider's only when the log names that
+    provider; a CUDA or CPU session gets the CUDA/CPU checks (batch 30: 16 reports gave TensorRT-provider help to
+    sessions that never used it)."""
+    report = diagnose_path(ROOT / log)
+    assert report.environment.front_end == "onnxruntime"
+    assert ("TensorrtExecutionProvider" in report.environment.execution_providers) is tensorrt_provider
+    assert report.first_error is not None
+    text = _text(report.first_error.next_steps)
+    assert ("trt_engine_cache" in text) is tensorrt_provider
+    assert ("providers=['CPUExecutionProvider']" in text) is not tensorrt_provider

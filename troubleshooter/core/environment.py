@@ -351,6 +351,19 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       # trtexec's own lines
                       "Engine set up failed", "Failed to create engine from model", " Options ===")
 STACKS = tuple(name for _rx, name in _FRONT_ENDS)
+
+_PROVIDER = re.compile(r"\b(?P<name>[A-Z][A-Za-z]{1,20})ExecutionProvider\b"
+                       r"|\b(?P<file>tensorrt|cuda|dml|rocm|migraphx|openvino)_execution_provider\b")
+"""An ONNX Runtime execution provider by its class name ("CUDAExecutionProvider", also in a list of those
+available) or by its source file in a log prefix ("tensorrt_execution_provider.h:...")."""
+PROVIDER_LITERALS = ("ExecutionProvider", "_execution_provider")
+"""Every `_PROVIDER` match holds one of these (the lines the environment is offered: `all_literals`)."""
+_PROVIDER_FILES = {"tensorrt": "Tensorrt", "cuda": "CUDA", "dml": "Dml", "rocm": "ROCM", "migraphx": "MIGraphX",
+                   "openvino": "OpenVINO"}
+
+
+def _provider_name(m: re.Match[str]) -> str:
+    return f"{m.group('name') or _PROVIDER_FILES[m.group('file')]}ExecutionProvider"
 """The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
 
@@ -360,7 +373,7 @@ PARSER_MESSAGE_LITERAL = "Assertion failed"
 
 def all_literals() -> list[str]:
     lits: set[str] = (set(PLATFORM_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS) | set(FRONT_END_LITERALS)
-                      | set(PIP_SHOW_LITERALS) | {PARSER_MESSAGE_LITERAL})
+                      | set(PIP_SHOW_LITERALS) | set(PROVIDER_LITERALS) | {PARSER_MESSAGE_LITERAL})
     for fact in FACTS:
         lits.update(fact.literals)
     return sorted(lits)
@@ -382,6 +395,8 @@ class EnvCollector:
     front_ends: dict[str, int] = field(default_factory=dict)
     """Each stack the log names, with the first line that names it."""
     origin_front_end: str | None = None
+    providers: dict[str, int] = field(default_factory=dict)
+    """Each ONNX Runtime execution provider the log names, with the first line that names it."""
     last_build: tuple[int, bool] | None = None
     pip_show_at: int = -2
     log_date: tuple[int, str] | None = None
@@ -418,8 +433,15 @@ class EnvCollector:
             self.last_build = (no, True)
         elif _FAILURE.search(text):
             self.last_build = (no, False)
-        # The raw line (a wrapper's prefix names its stack); the stack patterns only run on a line holding one of
-        # their literals (every match holds one: tests/core/test_environment.py checks it on every corpus).
+        self._stacks(no, raw)
+
+    def _stacks(self, no: int, raw: str) -> None:
+        """The stacks and ONNX Runtime providers the raw line names (a wrapper's prefix names its stack); the stack
+        patterns only run on a line holding one of their literals (every match holds one:
+        tests/core/test_environment.py checks it on every corpus)."""
+        if any(lit in raw for lit in PROVIDER_LITERALS):
+            for m in _PROVIDER.finditer(raw):
+                self.providers.setdefault(_provider_name(m), no)
         if len(self.front_ends) < len(_FRONT_ENDS) and any(lit in raw for lit in FRONT_END_LITERALS):
             for rx, name in _FRONT_ENDS:
                 if name not in self.front_ends and rx.search(raw):
@@ -463,6 +485,8 @@ class EnvCollector:
             self.platform_hits.setdefault(name, no + line_offset)
         for name, no in later.front_ends.items():
             self.front_ends.setdefault(name, no + line_offset)
+        for name, no in later.providers.items():
+            self.providers.setdefault(name, no + line_offset)
         if self.origin_front_end is None:
             self.origin_front_end = later.origin_front_end
         if self.log_date is None and later.log_date is not None and later.log_date[0] + line_offset <= DATE_LINES:
@@ -538,6 +562,8 @@ class EnvCollector:
         stack_versions = {k.split(":", 1)[1]: vals.pop(k) for k in [k for k in vals if k.startswith("stack:")]}
         for key in [k for k in sources if k.startswith("stack:")]:
             sources.pop(key)
+        if self.providers:
+            sources["execution_providers"] = min(self.providers.values())
         front = next((name for name in STACKS if name in self.front_ends), None) or self.origin_front_end
         if front in self.front_ends:
             sources["front_end"] = self.front_ends[front]
@@ -562,6 +588,7 @@ class EnvCollector:
             precisions=sorted(self.precisions),
             front_end=front,
             stack_versions=stack_versions,
+            execution_providers=sorted(self.providers, key=self.providers.__getitem__),
             build_succeeded=self.last_build[1] if self.last_build else None,
             sources=sources,
         )

@@ -137,7 +137,8 @@ def trusted(cls: type[M], data: Any) -> M:
     JSON cannot say (nested models, dates) is rebuilt here, from the fields' annotations. Raises
     KeyError/TypeError/ValueError on a cache that does not have the shape this code writes (the caller
     then reads the YAML)."""
-    return _maker(cls)(data)
+    make: Callable[[Any], M] = _maker(cls)
+    return make(data)
 
 
 @functools.cache

@@ -35,6 +35,20 @@ class StackStep(StrictModel):
         default_factory=list,
         description="Only for logs from these front ends (for a stack file that covers several; 'unknown' for a "
         "log whose stack is unknown). Empty: always.")
+    providers: list[str] = Field(
+        default_factory=list,
+        description="Only for logs that name one of these ONNX Runtime execution providers "
+        "(`Environment.execution_providers`, e.g. TensorrtExecutionProvider). Empty: always.")
+    unless_providers: list[str] = Field(
+        default_factory=list,
+        description="Not for logs that name one of these ONNX Runtime execution providers (a step for the CUDA or "
+        "CPU provider, where the TensorRT one never ran).")
+
+    def fits(self, front_end: str, providers: list[str]) -> bool:
+        """Whether this step is for a log of this front end that names these execution providers."""
+        return ((not self.front_ends or front_end in self.front_ends)
+                and (not self.providers or any(p in providers for p in self.providers))
+                and not any(p in providers for p in self.unless_providers))
 
 
 class Tracker(StrictModel):
