@@ -109,6 +109,21 @@ def test_a_crash_is_led_by_the_heap_message_that_says_why() -> None:
     assert "free(): invalid pointer" in lead.evidence[0].text
 
 
+def test_a_wrappers_line_after_the_crash_does_not_lead_it() -> None:
+    """The wrapper reporting the crashed step afterwards (mmdeploy's "visualize onnxruntime model failed" after
+    glibc's heap message: open-mmlab/mmpose#2261, first-sight batch 30) is the crash's consequence: the crash leads,
+    and an unexplained line before the crash still would."""
+    crash = ("munmap_chunk(): invalid pointer\n"
+             "04/19 17:57:14 - mmengine - ERROR - tools/deploy.py - create_process - 82 - visualize onnxruntime model "
+             "failed.\n")
+    report = diagnose(crash)
+    assert report.exit_status == 1 and report.first_error is None
+    assert report.diagnoses[0].id == "process-crash"
+    before = diagnose("04/19 17:57:13 - mmengine - ERROR - tools/deploy.py - create_process - 82 - onnx2tensorrt "
+                      "of the model failed.\n" + crash)
+    assert before.first_error is not None and before.first_error.line == 1
+
+
 def test_a_warning_healthy_builds_print_is_not_an_error_when_the_run_succeeds() -> None:
     # written, in the shape of a Jetson trtexec build: TensorRT 8.5+ prints "Unable to determine GPU memory
     # usage" on healthy Orin builds; the same words before a failed CUDA init are the real error

@@ -164,13 +164,15 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     roots = [e.line for d in errors if not d.cascade for e in d.evidence if e.role == "trigger"]
     if roots and first.line >= min(roots):
         return failure, None
-    from troubleshooter.core.logs import is_exception_line, is_traceback_header, parse_line, parse_parts
+    from troubleshooter.core.logs import is_exception_line, parse_line, parse_parts
 
     line = parse_line(first.line, first.text)
     consequences = [e.line for d in errors if d.cascade for e in d.evidence if e.role == "trigger"]
-    if consequences and first.line > min(consequences) and is_traceback_header(line.text):
-        # a traceback cut before its exception line, after the line that said what failed ("Engine deserialization
-        # failed" behind an app's logger): the frames are that failure's report, and the earlier line leads
+    if consequences and first.line > min(consequences):
+        # the first unexplained line comes after the line that said what failed (a crash and glibc's reason for it,
+        # "Engine deserialization failed" behind an app's logger), with nothing unexplained before it: it is that
+        # failure's consequence ("visualize onnxruntime model failed", a traceback cut before its exception line),
+        # and the earlier line leads
         return failure, None
     near = [e for d in errors if not d.cascade for e in d.evidence
             if e.role == "trigger" and 0 < e.line - first.line <= EXCEPTION_MESSAGE_LINES]
