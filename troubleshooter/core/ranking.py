@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from troubleshooter.core.advice import (
     advice_for,
     capture_names,
@@ -112,13 +114,14 @@ def score_entry(entry: Entry, hits: EntryHits, env: Environment) -> tuple[float,
     return max(0.01, min(conf, 0.99)), clues
 
 
-def _values(entry: Entry, hits: EntryHits, env: Environment) -> tuple[dict[str, str], dict[str, list[str]]]:
+def _values(entry: Entry, hits: EntryHits, env: Environment,
+            skip: Collection[str] = ()) -> tuple[dict[str, str], dict[str, list[str]]]:
     captures: dict[str, str] = {}
     values: dict[str, list[str]] = {}
     order = sorted(entry.match.signatures, key=lambda s: {"trigger": 0, "support": 1, "exclude": 2}[s.role])
     for sig in order:
         sh = hits.by_sig.get(sig.id)
-        if sh is None or sig.role == "exclude":
+        if sh is None or sig.role == "exclude" or sig.id in skip:
             continue
         for k, v in sh.captures.items():
             captures.setdefault(k, v)
@@ -139,11 +142,14 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
     """The finding of one entry. `facts`: what the engine knows beyond the signatures (`kb.schema.FACTS`), read by
     `when:`/`unless:` as if they were signature ids."""
     conf, clues = score_entry(entry, hits, env)
-    captures, values = _values(entry, hits, env)
-    vals = template_values(captures, env, capture_names(entry))
     sigs = {s.id: s for s in entry.match.signatures}
-    matched = set(hits.by_sig) | facts
     live = entry.live_triggers(hits.by_sig)
+    # A trigger whose `requires` the log does not meet did not fire: its captures, causes and fixes are not this log's
+    # (a module missing beside an app plugin's frame is not one missing beside a TensorRT-stack package's).
+    dead = {sid for sid in hits.by_sig if sigs[sid].role == "trigger" and sid not in live}
+    captures, values = _values(entry, hits, env, skip=dead)
+    vals = template_values(captures, env, capture_names(entry))
+    matched = (set(hits.by_sig) - dead) | facts
     trig_hits = [hits.by_sig[s] for s in live]
     # A trigger's own `severity:` replaces the entry's when it fired the entry; of several, the most severe wins.
     fired_severities = [sigs[s].severity or entry.severity for s in live]
