@@ -242,3 +242,20 @@ def test_the_onnxruntime_release_a_pip_listing_prints_picks_the_provider_step() 
     assert old.diagnoses[0].id == new.diagnoses[0].id == "library-load-failure"
     assert "preload_dlls" not in old_code and "$env:PATH" in old_code
     assert "preload_dlls" in new_code and "$env:PATH" not in new_code
+
+
+def test_a_trigger_whose_requires_are_unmet_lends_nothing_to_the_report() -> None:
+    """python-package-missing's `stack-dependency-missing` matches any "No module named 'x'" but counts only beside a
+    TensorRT-stack package's frame: beside a ComfyUI plugin's frame (Comfy-Org/ComfyUI#4938, first-sight batch 30) its
+    cause and its "Install what <stack_package> imports" fix are not the report's; the plugin's are."""
+    from pathlib import Path
+
+    from troubleshooter import diagnose_path
+
+    log = Path(__file__).resolve().parents[2] / "sample_logs/first-sight/batch-30/g30f-c-ComfyUI-4938.log"
+    top = diagnose_path(log).diagnoses[0]
+    assert top.id == "python-package-missing"
+    titles = [f.title for f in top.fixes]
+    assert titles[0] == "Install the plugin's requirements into the app's own Python"
+    assert not any("stack_package" in t or "imports, into the same Python" in t for t in titles)
+    assert "ComfyUI_IPAdapter_plus" in top.causes[0] and "<" not in top.causes[0].split(":")[0]
