@@ -133,7 +133,7 @@ def test_the_stacks_own_version_is_named_when_the_log_prints_it() -> None:
 
 @pytest.mark.parametrize(("log", "tensorrt_provider"), [
     ("real/u-ort-6002.log", True),  # ONNX Runtime's TensorRT provider ran
-    ("first-sight/batch-30/g30c-u-CnOCR-362.log", False),  # a CUDA/CPU session: INVALID_PROTOBUF on a .ckpt file
+    ("first-sight/batch-12/u-ort-5709.log", False),  # a CUDA/CPU session
 ])
 def test_onnxruntime_steps_follow_the_provider_the_log_names(log: str, tensorrt_provider: bool) -> None:
     """ONNX Runtime's steps for an unexplained error are the TensorRT provider's only when the log names that

@@ -143,7 +143,9 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):[\w.]+:", "python-logging", False),
 ]
 
-_BARE_LEVEL = re.compile(_LVL + r":\s+")
+_BARE_LEVEL = re.compile(r"\(?" + _LVL + r":\s+")
+"""A bare level word and its colon at the start of the payload ("ERROR: ..."), also inside the parenthesis a script
+wraps its message in ("(ERROR: Unsupported device." from a Jetson flashing script, first-sight batch 30)."""
 TRACEBACK_HEADER = r"(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,})?Traceback \(most recent call last\)"
 """A Python traceback's header: "Traceback (most recent call last):", or IPython's (Jupyter's), which names the exception
 (`name`) first and has no colon ("AttributeError                            Traceback (most recent call last)")."""
@@ -295,6 +297,8 @@ _UNTAGGED_FAILURE = re.compile(
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
     r"|is not recognized as an internal or external command|\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4"
+    # Jetson's flashing tools finding no board in recovery mode on USB (bootFromExternalStorage, l4t_initrd_flash.sh)
+    r"|^No devices to flash\b"
     r"|^[A-Z][\w.-]{1,20} error: |^#assertion\S{1,300},\d+[_*]?\s*$"
     # X11 refusing a request (an app's display window); a step a tool says did not complete ("The virtual
     # environment was not created successfully"); a shell script's job killed or crashed ("./prepare.sh: line 13:
@@ -593,7 +597,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Exit code:", "Exit status:", "Invalid ", "FATAL", "CRITICAL",
                  "STATUS_", " E0", " E1", " F0", " F1",  # the last four: glog in the middle of a pasted line
                  "Errors were encountered", "docker: ", "bin/ld: ", "-ld: ", "internal or external command",
-                 "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/",
+                 "Main process exited", "static TLS block", ".exc.", "exceptions.", "HTTP/", "No devices to flash",
                  "uncaught exception", "No package ", "CUDA failure", "build constraints exclude", "curl: (",
                  "An error has been caught", "\u5f02\u5e38\u4ee3\u7801",
                  # zsh's job reports, Click's usage error, PyTorch's load_state_dict
