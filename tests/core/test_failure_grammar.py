@@ -318,6 +318,13 @@ ERRORS = [
     ("real GNU ld building TVM with TensorRT, apache/tvm#7436",
      "tensorrt_runtime.cc:(.text+0x4e0): multiple definition of `tvm::runtime::contrib::TensorRTRuntimeCreate("
      "tvm::runtime::String const&, tvm::runtime::String const&, tvm::runtime::Array<tvm::runtime::String, void> const&)'"),
+    # first-sight batch 30 (each was silent at first sight)
+    ("real Jetson flashing, jetsonhacks/bootFromExternalStorage#9", "No devices to flash"),
+    ("real a flashing script's message in parentheses, jetsonhacks/bootFromExternalStorage#44",
+     "(ERROR: Unsupported device."),
+    ("real the loader, cyrusbehr/tensorrt-cpp-api#46",
+     "./run_inference_benchmark: /lib/x86_64-linux-gnu/libcublas.so.12: version `libcublas.so.12' not found (required by "
+     "/lib/x86_64-linux-gnu/libnvinfer_plugin.so.8)"),
 ]
 
 NOT_ERRORS = [

@@ -299,6 +299,9 @@ _UNTAGGED_FAILURE = re.compile(
     r"|is not recognized as an internal or external command|\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4"
     # Jetson's flashing tools finding no board in recovery mode on USB (bootFromExternalStorage, l4t_initrd_flash.sh)
     r"|^No devices to flash\b"
+    # the loader refusing a library for a symbol version its dependency lacks ("version `libcublas.so.12' not found
+    # (required by .../libnvinfer_plugin.so.8)", "version `GLIBCXX_3.4.29' not found")
+    r"|\bversion [`'\u2018][^'\u2019\n]{1,80}['\u2019] not found \(required by "
     r"|^[A-Z][\w.-]{1,20} error: |^#assertion\S{1,300},\d+[_*]?\s*$"
     # X11 refusing a request (an app's display window); a step a tool says did not complete ("The virtual
     # environment was not created successfully"); a shell script's job killed or crashed ("./prepare.sh: line 13:
