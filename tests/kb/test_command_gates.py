@@ -429,3 +429,17 @@ def test_python_api_check() -> None:
 def test_flag_table_ranges_parse() -> None:
     for flag, spec in TRTEXEC_FLAGS.items():
         assert any(in_range(r, spec) for r in RELEASES), flag
+
+
+def test_a_platform_step_stands_alone() -> None:
+    """A step shown for one platform is read where its siblings for other platforms are hidden: it cannot say "the same"
+    of a step the reader never sees (batch 30: a Windows user of gpu-arch-unsupported read "the same search in the
+    project's build files", after nothing)."""
+    import re
+
+    from troubleshooter.kb.loader import builtin_kb_dir, load_folders
+
+    leaning = re.compile(r"^(?:[\w /()+.]{0,60} - )?(?:the same\b|find the setting the same way)", re.IGNORECASE)
+    problems = [f"{e.id}: {step.text[:80]}" for e in load_folders([builtin_kb_dir()]).entries for fix in e.fixes
+                for step in fix.steps if step.platforms and leaning.match(step.text)]
+    assert not problems, problems
