@@ -351,6 +351,7 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       # trtexec's own lines
                       "Engine set up failed", "Failed to create engine from model", " Options ===")
 STACKS = tuple(name for _rx, name in _FRONT_ENDS)
+"""The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
 _PROVIDER = re.compile(r"\b(?P<name>[A-Z][A-Za-z]{1,20})ExecutionProvider\b"
                        r"|\b(?P<file>tensorrt|cuda|dml|rocm|migraphx|openvino)_execution_provider\b")
@@ -364,7 +365,6 @@ _PROVIDER_FILES = {"tensorrt": "Tensorrt", "cuda": "CUDA", "dml": "Dml", "rocm":
 
 def _provider_name(m: re.Match[str]) -> str:
     return f"{m.group('name') or _PROVIDER_FILES[m.group('file')]}ExecutionProvider"
-"""The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
 
 PARSER_MESSAGE_LITERAL = "Assertion failed"
