@@ -23,6 +23,11 @@ PLATFORMS: tuple[Platform, ...] = get_args(Platform)
 PLATFORM_NAMES: dict[Platform, str] = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
 """How a platform is named in a sentence (a step for Windows, a KB entry for Jetson)."""
 
+Hosted = Literal["colab", "kaggle"]
+"""A hosted notebook the log's paths show: its GPU, driver and CUDA are the host's (no driver to install, no
+container to start), and its GPU is a runtime setting."""
+HOSTED_NAMES: dict[Hosted, str] = {"colab": "Colab", "kaggle": "Kaggle"}
+
 Origin = Literal["trtexec", "python", "trt7", "onnxruntime", "torch-tensorrt", "tensorflow", "glog", "glib", "docker",
                  "python-logging", "pytest", "traceback"]
 """The wrapper a line's prefix shows (`core/logs.py` reads it): the one list of origins."""
@@ -83,6 +88,10 @@ class Environment(_Frozen):
         description="Other platforms the log does not rule out: a Linux path with nothing x86 about it is also a "
         "Jetson's. Fix steps for them are shown too, each saying whom it is for.")
     jetpack: str | None = Field(default=None, description="JetPack version when the log names it.")
+    hosted: Hosted | None = Field(
+        default=None, description="A hosted notebook the log's paths show (colab: /content/..., kaggle: "
+        "/kaggle/working...): the GPU, driver and CUDA are the host's, so fix steps that install a driver or start a "
+        "container are left out and the notebook's own steps (its GPU runtime setting) are shown.")
     language: Literal["python", "cpp"] | None = Field(
         default=None, description="The language of the program that failed, when its error lines show it: python (a "
         "Python traceback or exception line), cpp (a C++ exception's terminate/what(), or the program's own C++ source "

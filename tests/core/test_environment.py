@@ -515,3 +515,47 @@ def test_onnxruntime_execution_providers_the_log_names() -> None:
     assert env.execution_providers == ["TensorrtExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider"]
     assert env.sources["execution_providers"] == 1
     assert diagnose("[I] [TRT] Loaded engine size: 12 MiB\n").environment.execution_providers == []
+
+
+@pytest.mark.parametrize(("text", "hosted"), [
+    # real (first-sight batch 30, g30f-c-Efficient-Live-Portrait-10): a traceback through Colab's /content folder
+    ('  File "/content/Efficient-Live-Portrait/run_live_portrait.py", line 27, in <module>\n'
+     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n", "colab"),
+    # real (first-sight batch 26, g26b-r-mmdeploy-48): a Drive checkpoint under /content
+    ("load checkpoint from local path: /content/drive/MyDrive/faster_rcnn_r50_fpn_1x_coco_20200130-047c8118.pth\n",
+     "colab"),
+    # real (sample_logs/real/t-gpu-arch-unsupported-dfine-seg-20): Kaggle's working folder
+    ('  File "/kaggle/working/custom_d_fine/src/dl/export.py", line 183, in main\n', "kaggle"),
+    # written: a web app's own "content" folder is not Colab's, nor is a Linux path with no notebook in it
+    ("ERROR: cannot read /var/www/static/content/model.onnx\n", None),
+    ('  File "/home/u/content/run.py", line 3, in <module>\n', None),
+])
+def test_a_hosted_notebook_is_read_from_its_paths(text: str, hosted: str | None) -> None:
+    env = diagnose(text).environment
+    assert env.hosted == hosted
+    if hosted:
+        # a hosted notebook runs on x86 Linux: no Jetson left possible, and the line it was read from is kept
+        assert env.platform == "linux" and env.platform_alternatives == []
+        assert env.sources["hosted"] >= 1
+
+
+def test_a_hosted_notebook_gets_its_runtime_setting_not_docker_or_a_driver_install() -> None:
+    """Colab with no GPU runtime: libcuda.so.1 is missing because the notebook has no GPU, not because a container
+    was started without one (real lines: first-sight batch 30, g30f-c-Efficient-Live-Portrait-10)."""
+    tail = ('  File "/usr/local/lib/python3.10/dist-packages/pycuda/driver.py", line 66, in <module>\n'
+            "    from pycuda._driver import *  # noqa\n"
+            "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n")
+    colab = '  File "/content/Efficient-Live-Portrait/LivePortrait/commons/utils/tensorrt_driver.py", line 2, in <module>\n'
+    home = '  File "/home/u/Efficient-Live-Portrait/LivePortrait/commons/utils/tensorrt_driver.py", line 2, in <module>\n'
+
+    def advice(log: str) -> tuple[str, str]:
+        (diag,) = [d for d in diagnose(log).diagnoses if d.id == "cuda-init-or-driver-mismatch"]
+        return " ".join(diag.causes), "\n".join(diag.fixes[0].steps if diag.fixes else [])
+
+    why, fix = advice(colab + tail)
+    assert "hosted notebook" in why and "docker build" not in why
+    assert "Change runtime type" in fix.splitlines()[0]
+    all_steps = "\n".join(s for d in diagnose(colab + tail).diagnoses for f in d.fixes for s in f.steps)
+    assert "docker run" not in all_steps and "ubuntu-drivers" not in all_steps
+    why, fix = advice(home + tail)
+    assert "docker build" in why and "Change runtime type" not in fix and "docker run" in fix

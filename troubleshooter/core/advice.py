@@ -175,6 +175,8 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 and (not spec.front_ends or front_end in spec.front_ends)
                 and front_end not in getattr(spec, "not_front_ends", ())
                 and (not producers or producer in {p.lower() for p in producers})
+                # a hosted notebook's own step only there; a driver install or `docker run` never there
+                and getattr(spec, "hosted", None) in (None, env.hosted is not None)
                 # a step for some releases of a stack's own package: not for a log that prints another one
                 and all(in_range(env.stack_versions.get(stack), spec_) is not False
                         for stack, spec_ in getattr(spec, "stack_versions", {}).items()))

@@ -253,6 +253,13 @@ _ARM_SERVER = re.compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
 # x86 (a desktop or data-center machine, not a Jetson): the architecture, a discrete GPU's name, nvidia-smi's table
 _X86 = re.compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [A-Z]?\d|\bQuadro\b|NVIDIA-SMI \d"
                   r"|\bDriver Version: \d|\b[AHL]\d{2,3}(?:-\w+)? (?:PCIe|SXM)|\bH100\b|\bA100\b")
+# A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
+# /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
+# a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.
+_HOSTED = re.compile(r"(?P<colab>(?:^|[\s\"'(=:,\[])/content/(?=[\w.-])|\bgoogle\.colab\b"
+                     r"|/usr/local/lib/python3\.\d+/dist-packages/google/colab\b)"
+                     r"|(?P<kaggle>(?:^|[\s\"'(=:,\[])/kaggle/(?:working|input|temp|lib|src)\b)")
+HOSTED_LITERALS = ("/content/", "google.colab", "google/colab", "/kaggle/")
 PIP_SHOW_LITERALS = ("Name: tensorrt", "Version: ")
 PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jetpack", "Thor", "embedded device",
                      "camerasrc", "nvvidconv", "compute_53", "compute_62", "compute_72", "compute_87", "sm_53", "sm_62",
@@ -372,7 +379,8 @@ PARSER_MESSAGE_LITERAL = "Assertion failed"
 
 
 def all_literals() -> list[str]:
-    lits: set[str] = (set(PLATFORM_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS) | set(FRONT_END_LITERALS)
+    lits: set[str] = (set(PLATFORM_LITERALS) | set(HOSTED_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS)
+                      | set(FRONT_END_LITERALS)
                       | set(PIP_SHOW_LITERALS) | set(PROVIDER_LITERALS) | {PARSER_MESSAGE_LITERAL})
     for fact in FACTS:
         lits.update(fact.literals)
@@ -506,6 +514,13 @@ class EnvCollector:
                          ("arm-server", _ARM_SERVER), ("x86", _X86)):
             if name not in self.platform_hits and rx.search(raw):
                 self.platform_hits[name] = no
+        if "hosted" not in self.platform_hits and any(lit in raw for lit in HOSTED_LITERALS):
+            m = _HOSTED.search(raw)
+            if m:
+                self.platform_hits["hosted"] = no
+                self.platform_hits["hosted:" + ("colab" if m.group("colab") else "kaggle")] = no
+                self.platform_hits.setdefault("linux", no)
+                self.platform_hits.setdefault("x86", no)  # a hosted notebook is never a Jetson
 
     def _precisions(self, no: int, text: str) -> None:
         m = _CMDLINE.search(text)
@@ -559,6 +574,9 @@ class EnvCollector:
             platform = platform_override
             alternatives = []
             sources.pop("platform", None)
+        hosted = next((name.split(":", 1)[1] for name in self.platform_hits if name.startswith("hosted:")), None)
+        if hosted:
+            sources["hosted"] = self.platform_hits["hosted"]
         stack_versions = {k.split(":", 1)[1]: vals.pop(k) for k in [k for k in vals if k.startswith("stack:")]}
         for key in [k for k in sources if k.startswith("stack:")]:
             sources.pop(key)
@@ -583,6 +601,7 @@ class EnvCollector:
             onnx_opset=int(opset) if opset else None,
             platform=platform,
             platform_alternatives=alternatives,
+            hosted=hosted,
             log_date=log_date,
             tensorrt_possible=possible,
             precisions=sorted(self.precisions),

@@ -157,6 +157,9 @@ class Cause(StrictModel):
         default_factory=list, description="Only when the log comes from one of these stacks (trtexec, triton...).")
     not_front_ends: list[str] = Field(
         default_factory=list, description="Not when the log comes from one of these stacks: a sentence the log contradicts.")
+    hosted: bool | None = Field(
+        default=None, description="true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not "
+        "there (a sentence about containers or driver installs). Unset: anywhere.")
 
 
 class VersionAdvice(StrictModel):
@@ -183,6 +186,10 @@ class Step(StrictModel):
     not_front_ends: list[str] = Field(
         default_factory=list,
         description="Not when the log comes from one of these stacks: the stack has its own form of this step.")
+    hosted: bool | None = Field(
+        default=None,
+        description="true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not there (a driver "
+        "install, `docker run`: the host owns the GPU and the driver). Unset: anywhere.")
     producers: list[str] = Field(
         default_factory=list,
         description="Only when the ONNX model's producer, as the log prints it (trtexec's \"Producer name:\"), is one "
@@ -220,6 +227,10 @@ class FixSpec(StrictModel):
     not_front_ends: list[str] = Field(
         default_factory=list,
         description="Not when the log comes from one of these stacks: the stack owns what the fix would change.")
+    hosted: bool | None = Field(
+        default=None,
+        description="true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not there (a driver "
+        "install, `docker run`: the host owns the GPU and the driver). Unset: anywhere.")
     steps: list[Step] = Field(min_length=1)
 
     _versions = field_validator("versions")(_check_specifier)

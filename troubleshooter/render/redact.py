@@ -305,7 +305,7 @@ TEXT_KINDS: dict[tuple[type, str], TextKind] = {
     # What was read about the setup: versions, the GPU, the stack (the command it ran is the log's text).
     **{(Environment, name): "kept" for name in (
         "tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform", "jetpack",
-        "precisions", "front_end", "stack_versions", "execution_providers", "onnx_ir_version", "onnx_producer")},
+        "hosted", "precisions", "front_end", "stack_versions", "execution_providers", "onnx_ir_version", "onnx_producer")},
 }
 """The text fields that are not the log's own text, by model class and field name (a subclass inherits its
 base's); every other text field of the report is redacted."""

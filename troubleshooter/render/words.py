@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from troubleshooter.models import MAX_TRIGGER_EVIDENCE, Diagnosis, Environment, Report
+from troubleshooter.models import HOSTED_NAMES, MAX_TRIGGER_EVIDENCE, Diagnosis, Environment, Report
 
 CAPTURE_WORDS: dict[str, str] = {
     "tensor": "tensors",
@@ -213,6 +213,8 @@ def headline(report: Report, *, shared: bool = False) -> str:
         parts.append(gpu)
     elif env.platform:
         parts.append(" or ".join([env.platform, *env.platform_alternatives]))
+    if env.hosted:
+        parts.append(f"{HOSTED_NAMES[env.hosted]} notebook")
     if env.precisions:
         parts.append("/".join(p.upper() for p in env.precisions))
     parts.append(plural(report.source.lines, "line"))
