@@ -456,6 +456,11 @@ def test_paddle_trts_own_sources_behind_glog_say_paddle_inference() -> None:
      "linux"),
     # written: a URL is no drive
     ("see https://github.com/NVIDIA/TensorRT/issues\n[E] boom\n", None),
+    # real (chengzeyi/stable-fast#115, first-sight batch 31): root's home and a GNU target triple say Linux
+    ("ImportError: /root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/sfast/_C.cpython-311-x86_64-linux-gnu.so: "
+     "undefined symbol: _ZN2at4_ops5zeros4callE\n", "linux"),
+    # written: a Windows user folder named root is no Linux path
+    ("C:\\Users\\root\\app\\run.exe failed\n", "windows"),
 ])
 def test_windows_from_a_drive_in_any_form_and_not_from_a_dll_named_beside_linux_paths(text: str, platform: str | None
                                                                                        ) -> None:

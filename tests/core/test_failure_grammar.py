@@ -325,6 +325,24 @@ ERRORS = [
     ("real the loader, cyrusbehr/tensorrt-cpp-api#46",
      "./run_inference_benchmark: /lib/x86_64-linux-gnu/libcublas.so.12: version `libcublas.so.12' not found (required by "
      "/lib/x86_64-linux-gnu/libnvinfer_plugin.so.8)"),
+    # first-sight batch 31 (each was silent at first sight)
+    ("real two outputs joined on one line, Hale423/CenterPoint#5",
+     "pointNum : {51916}[01/18/2022-11:34:29] [E] [Error] File Size Error! 1038336"),
+    ("real a traceback flattened into a post, inducer/pycuda#338",
+     "from pycuda.compyte.dtypes import (  # noqa: F401   ModuleNotFoundError: No module named 'pycuda.compyte' "),
+    ("real FFmpeg refusing the piped stream, HolyWu/vs-rife#67",
+     "[yuv4mpegpipe @ 0x55f529804ac0] Invalid magic number for yuv4mpeg."),
+    ("written FFmpeg's top-level form", "input.mp4: Invalid data found when processing input"),
+    ("real Go gRPC, mudler/LocalAI#969",
+     'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp '
+     '127.0.0.1:38191: connect: connection refused"'),
+    ("real Optimum's output check, huggingface/setfit#467",
+     "\t\t-[x] values not close enough, max diff: 2.1155929565429688 (atol: 0.0001)"),
+    ("real FastDeploy refusing a backend, PaddlePaddle/FastDeploy#553",
+     "PaddleDetection/PPYOLO is not supported with backend Backend::TRT."),
+    ("real TensorRT's error text without its tag, huggingface/optimum#401",
+     "Internal Error (Int8 precision has been set for a layer or layer output, but int8 is not configured in the "
+     "builder)"),
 ]
 
 NOT_ERRORS = [
@@ -416,6 +434,12 @@ NOT_ERRORS = [
     "** INFO: <bus_callback:291>: Pipeline ready",
     "2024-11-11 08:33:16,650 tools_python_utils [INFO] - flatbuffers module is not installed.",
     '    "name": "resnet50",',
+    # batch 31's shapes at a healthy level (written): a trtexec info line joined mid-line, a decoder's per-frame
+    # notice on a live stream, gRPC's OK status, a capability a tool reports without failing
+    "pointNum : {51916}[01/18/2022-11:34:29] [I] [INFO] pointNum : 51916",
+    "[h264 @ 0x564788364c80] error while decoding MB 27 31, bytestream -7",
+    "rpc error: code = OK desc = ",
+    "    from pycuda.compyte.dtypes import (  # noqa: F401",
 ]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
 from troubleshooter.kb.schema import Entry, VersionAdvice
-from troubleshooter.models import PLATFORM_NAMES, Command, Environment, Fix, FixStep, Platform
+from troubleshooter.models import PLATFORM_NAMES, PLATFORMS, Command, Environment, Fix, FixStep, Platform
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
@@ -227,9 +227,10 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             steps, detail = [steps[i] for i in order], [detail[i] for i in order]
             fix = Fix.model_construct(title=fill(fx.title, vals), steps=steps, detail=detail)
             # a fix for only some of the platforms the log leaves possible (a Jetson's, when a Linux path could be
-            # either), or for only some of the releases it leaves possible (a 9.x step when the release is unknown),
-            # comes after the fixes that fit them all
-            narrower = (all(_for_some_only(plats, possible) for plats in kept_platforms)
+            # either: its steps together do not cover them), or for only some of the releases it leaves possible (a
+            # 9.x step when the release is unknown), comes after the fixes that fit them all
+            covered = {p for plats in kept_platforms for p in (plats or PLATFORMS)}
+            narrower = ((possible is not None and not possible <= covered)
                         or all(releases is not None for releases in kept_releases))
             out.append((2 * (0 if specific(fx) else 1) + int(narrower), len(out), fix))
     # A fix written for what this log shows (a signature it matched, its stack) comes before the general ones.

@@ -246,7 +246,8 @@ _WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]
 _WINDOWS_DLL = re.compile(r"\w\.dll\b")
 """A DLL's name alone: Windows, unless the log shows a Linux path too (a hint that lists each OS's library: "vcomp140.dll
 or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes", DLR on a Jetson)."""
-_LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace)/[\w.+/-]*|\.so\.\d")
+# (root's home, Nix's store, and a GNU target triple in a library or extension file name: "x86_64-linux-gnu.so")
+_LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace|root|nix/store)/[\w.+/-]*|\.so\.\d|-linux-gnu\b")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
 _ARM = re.compile(r"\baarch64\b|\barm64\b")
 _ARM_SERVER = re.compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
@@ -271,7 +272,7 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      # a drive with a forward slash: each letter's own literal (":/" alone would be a timestamp's
                      # characters, which stops the matcher from setting trtexec's timestamps aside)
                      *(f"{letter}:/" for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
-                     "/usr/", "/opt/", "/home/", "/workspace/",
+                     "/usr/", "/opt/", "/home/", "/workspace/", "/root/", "/nix/store/", "-linux-gnu",
                      ".so.",
                      "x86_64", "amd64", "GeForce", "RTX", "GTX", "Tesla ", "Quadro", "NVIDIA-SMI", "Driver Version: ", "PCIe",
                      "SXM", "H100", "A100",

@@ -170,6 +170,9 @@ _LEVEL_FIELD = re.compile(
     r"|^\[[\w .:/-]{1,48}\]\s?\[(?P<tag>" + _LVL_ANY_CASE + r")\]"
     # glog / Triton in the middle of a pasted line: "... E0305 12:00:00.123456 1 file.cc:123] ..."
     r"|(?:^|\s)(?P<glog>[EFWI])(?:\d{4}|\d{8}) \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]"
+    # trtexec's timestamp and tag in the middle of a line: another program's output joined in front of it
+    # ("pointNum : {51916}[01/18/2022-11:34:29] [E] [Error] File Size Error! 1038336")
+    r"|\S\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\] \[(?P<trtmid>[EFWIV])\] "
     # a server's JSON error object as the whole line: {"error": "..."}
     r"|^\{\s*\"(?P<json>error|err|exception)\"\s*:"
     # a bracketed time, then the level, anywhere (a Rust service's log line inside another wrapper's JSON message):
@@ -540,6 +543,22 @@ _UNTAGGED_FAILURE = re.compile(
     # 'unknown command "x" for "y"', clap's "error: unrecognized subcommand")
     r"|^Command '[^'\s]{1,80}' not found\. Try '[^']{1,80}'|\b[Uu]nknown (?:sub)?command:? ['\"`][\w.:-]{1,80}['\"`]"
     r"|\berror: unrecognized subcommand\b"
+    # a traceback flattened onto one line (quoted inline in a post): the code of the last frame, then the exception
+    # (inducer/pycuda#338: "from pycuda.compyte.dtypes import (", its lint comment, then "ModuleNotFoundError: ...")
+    r"|^\s*(?:from [\w.]+ import|import [\w.]+|File \"[^\"]{1,300}\", line \d+)[^\n]{0,300}?\s{2,}"
+    r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): \S"
+    # FFmpeg refusing its input ("[yuv4mpegpipe @ 0x55f529804ac0] Invalid magic number for yuv4mpeg.", "in.mp4: Invalid
+    # data found when processing input"): a decoder's per-frame "error while decoding" on a live stream is not one
+    r"|^\[[\w:-]{1,40} @ 0x[0-9a-f]{4,16}\] Invalid (?:data found|magic number|argument)\b"
+    r"|: Invalid data found when processing input\s*$"
+    # gRPC's status of a call that failed (Go's form: "rpc error: code = Unavailable desc = connection error: ...")
+    r"|\brpc error: code = (?!OK\b)[A-Z]\w+ desc = "
+    # an exporter's own output check that failed (Optimum: "-[x] values not close enough, max diff: 2.65 (atol: 1e-05)")
+    r"|-\[x\] values not close enough\b"
+    # a backend, device or provider refusing the model ("PaddleDetection/PPYOLO is not supported with backend
+    # Backend::TRT."); TensorRT's error text pasted without its "[E] ... Error Code N:" ("Internal Error (Int8 precision
+    # has been set for a layer ...)")
+    r"|\bis not supported (?:with|by|on) (?:the )?(?:backend|device|provider)\b|^Internal Error \("
     # PyTorch on a GPU its build has no kernels for (RTX 50 with a wheel before CUDA 12.8)
     r"|with CUDA capability sm_\d+ is not compatible with the current PyTorch installation"
 )
@@ -571,7 +590,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Internal: ", "relocation error", "[error]", "[critical]", "SystemExit", "KeyboardInterrupt",
                  "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
-                 "Invalid Node",
+                 "Invalid Node", "rpc error", "values not close enough", "is not supported",
                  ": E ", ": F ",  # TensorFlow's E and F lines
                  "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
                  "Error response from daemon",
