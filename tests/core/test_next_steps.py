@@ -391,9 +391,6 @@ BATCH_17_STEPS = [
      "(`nvinfer1::YoloPluginCreator::YoloPluginCreator`)", None),
     ("error: creating server: INTERNAL - Could not get MetaData for bucket with name XYZ",
      "could not read the bucket `XYZ`", "aws s3 ls s3://XYZ/"),
-    # dusty-nv/jetson-inference#1697: a module from one checkout, its library from another
-    ("ImportError: /usr/local/lib/python3.6/dist-packages/jetson_utils_python.so: undefined symbol: "
-     "_Z12cudaDrawRectPvS_mm11imageFormatiiiiRK6float4", "no library loaded with it defines", "c++filt"),
     # pytorch/TensorRT#2653: Torch-TensorRT's runtime in a forked worker
     ("  what():  [Error thrown at /home/eduardo/project/TensorRT/core/runtime/runtime.cpp:99] Expected "
      "(cudaGetDevice(reinterpret_cast<int*>(&device)) == cudaSuccess) to be true but got false",
