@@ -190,6 +190,12 @@ def test_a_version_question_without_its_answer_reads_no_release() -> None:
     (["[05/17/2022-12:19:37] [E] Error[4]: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error "
       "(Engine deserialization failed.)", "[05/17/2022-12:19:37] [E] Failed to create engine from model.",
       "[05/17/2022-12:19:37] [E] Engine set up failed"], "trtexec"),
+    # real (NVIDIA/Model-Optimizer#85, first-sight batch 31): ComfyUI's model manager, printed on every run
+    (["Requested to load SDXL", "Loading 1 new model", "loaded completely 0.0 0.0 True",
+      "[10/11/2024-13:32:10] [TRT] [E] IExecutionContext::setInputShape: Error Code 3: Internal Error (Given invalid "
+      "tensor name: x. Get valid tensor names with getIOTensorName())"], "comfyui"),
+    # written: a sentence that merely starts the same way
+    (["Requested to load the model from disk", "[E] boom"], None),
 ])
 
 def test_the_stack_is_read_from_the_lines_that_name_it(lines: list[str], stack: str | None) -> None:

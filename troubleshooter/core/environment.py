@@ -327,7 +327,10 @@ _FRONT_ENDS = [
     # Ultralytics by name, its export's own lines, and AutoBackend's "Loading best.engine for TensorRT inference..."
     (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"
                 r"|^Loading \S+\.engine for TensorRT inference\.\.\."), "ultralytics"),
-    (re.compile(r"ComfyUI|comfy[/\\._]"), "comfyui"),
+    # ComfyUI by name, or by the model manager's lines it prints on every run ("Requested to load SDXL", "loaded
+    # completely 0.0 0.0 True")
+    (re.compile(r"ComfyUI|comfy[/\\._]|^Requested to load [A-Z]\w*\s*$"
+                r"|^loaded (?:completely|partially) [\d.]+ [\d.]+ (?:True|False)\b"), "comfyui"),
     (re.compile(r"jetson[-_.]inference|jetson[_.]utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
     # Paddle by name, its C++ namespace or its own source tree ("paddle/fluid/...", "paddle/phi/..."); not a folder
@@ -350,7 +353,8 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
                       "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",
-                      "export.py", "TensorRT: ", "for TensorRT inference", "ComfyUI", "comfy", "mmdeploy", "jetson",
+                      "export.py", "TensorRT: ", "for TensorRT inference", "ComfyUI", "comfy",
+                      "Requested to load ", "loaded completely ", "loaded partially ", "mmdeploy", "jetson",
                       "detectNet", "imageNet",
                       "segNet", "poseNet", "tensorNet", "addle", "pd_op.", "torch2trt",
                       # Triton's sources behind its glog prefix
