@@ -500,11 +500,18 @@ TRACEBACKS = [
      "(ServeController pid=910)   File \"pydantic/main.py\", line 522, in pydantic.main.BaseModel.parse_obj\n"
      "(ServeController pid=910) ValueError: dictionary update sequence element #0 has length 1; 2 is required\n",
      "(ServeController pid=910) ValueError: dictionary update sequence element #0 has length 1; 2 is required"),
+    # real (chengzeyi/stable-fast#15, first-sight batch 31): TorchScript's header over its own traceback, the exception
+    # that says why under it
+    ("RuntimeError: The following operation failed in the TorchScript interpreter.\n"
+     "Traceback of TorchScript (most recent call last):\n\ngraph(%1, %2):\n"
+     "    %x : Tensor = sfast_triton::reshape(%1, %2)\n                  ~~~~~~~~~~~~ <--- HERE\n    return (%x)\n"
+     "RuntimeError: RuntimeError: shape '[512, 512, 64, 64]' is invalid for input of size 2097152\n",
+     "RuntimeError: RuntimeError: shape '[512, 512, 64, 64]' is invalid for input of size 2097152"),
 ]
 
 
 @pytest.mark.parametrize(("log", "lead"), TRACEBACKS, ids=["paddle-enforce", "ipython-header", "no-header-raise-line", "source-line-with-failure-words", "cpp-terminate-what",
-                                                           "bare-exception", "ray-worker-prefix"])
+                                                           "bare-exception", "ray-worker-prefix", "torchscript-header"])
 def test_the_exception_line_leads_its_traceback(log: str, lead: str) -> None:
     report = diagnose(log)
     assert report.first_error is not None and report.first_error.text.strip() == lead

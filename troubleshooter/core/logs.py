@@ -220,7 +220,14 @@ _PARSER_FRAME = re.compile(
     r"|^An error has been caught in function '[^'\n]{1,120}', process '[^'\n]{1,120}' \(\d+\), "
     r"thread '[^'\n]{1,120}' \(\d+\):\s*$"
     # AUTOMATIC1111's web UI announcing the traceback of a script or extension it could not load or run
-    r"|^(?:\*\*\* )?Error (?:loading script|running (?:install\.py|preload\(\)|callback)|executing callback)\b.{0,300}$")
+    r"|^(?:\*\*\* )?Error (?:loading script|running (?:install\.py|preload\(\)|callback)|executing callback)\b.{0,300}$"
+    # the headers of reports whose own exception line comes below them: TorchScript's interpreter ("RuntimeError: The
+    # following operation failed in the TorchScript interpreter." over its TorchScript traceback), TVM's FFI error
+    # ("tvm._ffi.base.TVMError: Traceback (most recent call last):" over its C++ frames), and uvicorn's summary after an
+    # app's startup traceback ("ERROR:    Application startup failed. Exiting.")
+    r"|^(?:[\w.]+Error: )?The following operation failed in the TorchScript interpreter\.\s*$"
+    r"|^(?:[\w.]+\.)?TVMError: Traceback \(most recent call last\):\s*$"
+    r"|^Application startup failed\. Exiting\.\s*$")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
 ("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers, the
 linker's "in function" header, GLib's CRITICAL checks, the web UI's "Error loading script: X". A failure (a report is
