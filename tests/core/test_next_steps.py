@@ -280,6 +280,19 @@ def test_a_line_that_names_nothing_of_tensorrt_from_an_unknown_stack_gets_no_trt
     assert "not a TensorRT message" not in steps[0].text
 
 
+def test_a_python_exception_that_names_nothing_of_tensorrt_points_at_its_traceback() -> None:
+    """Batch 31's judges: a Python exception outside TensorRT got "the lines just above it"; its traceback's last frame
+    is where it was raised. Real: mlcommons/inference_results_v3.1#5 (first-sight batch 31)."""
+    steps = first_error_steps("RuntimeError: shape '[805696, 128]' is invalid for input of size 73400320",
+                              Environment())
+    assert "Python exception" in steps[0].text and "last `File" in steps[0].text
+    assert steps[0].command is not None and "pip show" in steps[0].command.code
+    # a line that is no exception keeps the general wording (real: Pelee-TensorRT#5, first-sight batch 10)
+    steps = first_error_steps("OpenCV Error: Assertion failed (ssize.width > 0 && ssize.height > 0) in resize, file "
+                              "/home/nvidia/build_opencv/opencv/modules/imgproc/src/resize.cpp, line 4044", Environment())
+    assert "Python exception" not in steps[0].text
+
+
 def test_a_build_tools_error_gets_build_steps_not_the_stacks_runtime_ones() -> None:
     """dusty-nv/jetson-inference#1492 (first-sight batch 13): nvcc's error compiling jetson-inference against another
     TensorRT's headers got detectnet's --log-level steps."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
-from troubleshooter.core.logs import MAKE_FATAL
+from troubleshooter.core.logs import MAKE_FATAL, is_exception_line
 from troubleshooter.models import Command, Environment, FixStep, Origin
 
 if TYPE_CHECKING:
@@ -114,6 +114,21 @@ _NOT_TENSORRT = ("This line is not a TensorRT message and names nothing of Tenso
                  "ran printed it (its own check, a build step, a library it loads). The lines just above it in the "
                  "whole output name the step that failed and what it was given; a verbose TensorRT log would not show "
                  "more.")
+_NOT_TENSORRT_PYTHON = ("This is a Python exception, not a TensorRT message, and it names nothing of TensorRT: the "
+                        "traceback's last `File \"...\", line N` frame above it is the code that raised it (a script of "
+                        "yours, the project's, or a package's - its folder under site-packages names the package) and the "
+                        "frames above that are the calls that led there. Read that line; when it is a package's, compare the "
+                        "installed version with the one the project pins.")
+_NOT_TENSORRT_PYTHON_CODE = "python -m pip show <package>     # the package whose folder the last frame is in"
+
+
+def _not_tensorrt(payload: str) -> FixStep:
+    """The first step for a line that names nothing of TensorRT: a Python exception's traceback says where it was raised."""
+    if is_exception_line(payload):
+        return _step(_NOT_TENSORRT_PYTHON, _NOT_TENSORRT_PYTHON_CODE)
+    return _step(_NOT_TENSORRT)
+
+
 _BUILD_TOOL = re.compile(
     r"[\w.)\]-]:\d+(?::\d+)?: (?:fatal )?(?:error|\*\*error\*\*)\b|\.\w{1,4}\(\d+\)(?:: | : )(?:fatal )?error\b"
     r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
@@ -241,7 +256,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     if env.front_end is None and not tensorrt_own and not _TENSORRT_WORDS.search(payload):
         # Nothing says TensorRT ran, and the line is no TensorRT message and names nothing of it (a build step, a
         # script's own check, a library): a verbose trtexec run would not show more.
-        return [_step(_NOT_TENSORRT), _step(_PROJECT_TRACKER)]
+        return [_not_tensorrt(payload), _step(_PROJECT_TRACKER)]
     if stack is None:
         return _generic_steps(payload, env, origin)
     key = env.front_end or "unknown"
