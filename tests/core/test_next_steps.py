@@ -88,8 +88,9 @@ KIND_LINES = [
      "`/usr/src/tensorrt/bin/trtexec`", 'ls -l /usr/src/tensorrt/bin/trtexec'),  # dusty-nv/jetson-containers#1576
     ("[Errno 2] No such file or directory: 'D:\\ComfyUI\\models\\tensorrt\\yolox_l.engine'", "windows",
      "yolox_l.engine", "dir "),  # batch 4
-    ("  Getting requirements to build wheel ... error", "jetson", "python3-libnvinfer",
-     "pip index versions tensorrt"),  # NVIDIA/TensorRT#4176 (batch 6)
+    # NVIDIA/TensorRT#4176 (batch 6): the line alone does not name the package (a tensorrt one, with its Collecting
+    # line, is the KB's tensorrt-pip-install-failed; facefusion#473, batch 31, was onnx)
+    ("  Getting requirements to build wheel ... error", "jetson", "source archive", "--only-binary=:all:"),
     ("E0118 08:31:52.149680 840 main.cc:257] failed to start HTTP service: Unavailable - Socket '0.0.0.0:1111' already "
      "in use", "linux", "port 1111", "grep ':1111 '"),  # triton-inference-server/pytriton#1 (batch 26)
     # batch 27: shell, pip and docker messages with one meaning
