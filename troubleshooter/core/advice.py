@@ -13,7 +13,7 @@ from typing import Any
 
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
-from troubleshooter.kb.schema import Entry, VersionAdvice
+from troubleshooter.kb.schema import Cause, Entry, FixSpec, Step, VersionAdvice
 from troubleshooter.models import PLATFORM_NAMES, PLATFORMS, Command, Environment, Fix, FixStep, Platform
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -145,11 +145,18 @@ def _other_languages(entry: Entry, env: Environment, fits: Callable[[Any], bool]
     return other
 
 
+def fits_setting(spec: Cause | FixSpec | Step, env: Environment) -> bool:
+    """The gates a cause, a fix and a step share: the stack that ran (`front_ends` / `not_front_ends`) and a hosted
+    notebook (`hosted`: a notebook's own step only there, a driver install or `docker run` never there)."""
+    return ((not spec.front_ends or env.front_end in spec.front_ends) and env.front_end not in spec.not_front_ends
+            and spec.hosted in (None, env.hosted is not None))
+
+
 def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Collection[str] = ()) -> list[Fix]:
     """The fixes for this version and for what the log showed (`matched`: the signature ids that matched)."""
     version = env.tensorrt_version
 
-    platform, front_end = env.platform, env.front_end
+    platform = env.platform
     # The platforms the log leaves possible (a Linux path alone is also a Jetson's); None: any
     possible = {platform, *env.platform_alternatives} if platform is not None else None
 
@@ -172,11 +179,8 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
         return (fits_release(spec.versions) and (not spec.when or any(s in matched for s in spec.when))
                 and not any(s in matched for s in spec.unless)
                 and (not spec.platforms or possible is None or bool(possible & set(spec.platforms)))
-                and (not spec.front_ends or front_end in spec.front_ends)
-                and front_end not in getattr(spec, "not_front_ends", ())
+                and fits_setting(spec, env)
                 and (not producers or producer in {p.lower() for p in producers})
-                # a hosted notebook's own step only there; a driver install or `docker run` never there
-                and getattr(spec, "hosted", None) in (None, env.hosted is not None)
                 # a step for some releases of a stack's own package: not for a log that prints another one
                 and all(in_range(env.stack_versions.get(stack), spec_) is not False
                         for stack, spec_ in getattr(spec, "stack_versions", {}).items()))

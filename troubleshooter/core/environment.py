@@ -405,6 +405,8 @@ class EnvCollector:
     values: dict[str, tuple[int, str, int]] = field(default_factory=dict)  # field -> (priority, value, line)
     precisions: dict[str, int] = field(default_factory=dict)
     platform_hits: dict[str, int] = field(default_factory=dict)
+    hosted: tuple[int, str] | None = None
+    """The first line whose path shows a hosted notebook, and which one (colab, kaggle)."""
     front_ends: dict[str, int] = field(default_factory=dict)
     """Each stack the log names, with the first line that names it."""
     origin_front_end: str | None = None
@@ -496,6 +498,8 @@ class EnvCollector:
             self.precisions.setdefault(name, no + line_offset)
         for name, no in later.platform_hits.items():
             self.platform_hits.setdefault(name, no + line_offset)
+        if self.hosted is None and later.hosted is not None:
+            self.hosted = (later.hosted[0] + line_offset, later.hosted[1])
         for name, no in later.front_ends.items():
             self.front_ends.setdefault(name, no + line_offset)
         for name, no in later.providers.items():
@@ -519,11 +523,10 @@ class EnvCollector:
                          ("arm-server", _ARM_SERVER), ("x86", _X86)):
             if name not in self.platform_hits and rx.search(raw):
                 self.platform_hits[name] = no
-        if "hosted" not in self.platform_hits and any(lit in raw for lit in HOSTED_LITERALS):
+        if self.hosted is None and any(lit in raw for lit in HOSTED_LITERALS):
             m = _HOSTED.search(raw)
             if m:
-                self.platform_hits["hosted"] = no
-                self.platform_hits["hosted:" + ("colab" if m.group("colab") else "kaggle")] = no
+                self.hosted = (no, "colab" if m.group("colab") else "kaggle")
                 self.platform_hits.setdefault("linux", no)
                 self.platform_hits.setdefault("x86", no)  # a hosted notebook is never a Jetson
 
@@ -579,9 +582,9 @@ class EnvCollector:
             platform = platform_override
             alternatives = []
             sources.pop("platform", None)
-        hosted = next((name.split(":", 1)[1] for name in self.platform_hits if name.startswith("hosted:")), None)
-        if hosted:
-            sources["hosted"] = self.platform_hits["hosted"]
+        hosted = self.hosted[1] if self.hosted else None
+        if self.hosted:
+            sources["hosted"] = self.hosted[0]
         stack_versions = {k.split(":", 1)[1]: vals.pop(k) for k in [k for k in vals if k.startswith("stack:")]}
         for key in [k for k in sources if k.startswith("stack:")]:
             sources.pop(key)

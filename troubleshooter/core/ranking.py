@@ -19,6 +19,7 @@ from troubleshooter.core.advice import (
     advice_for,
     capture_names,
     fill,
+    fits_setting,
     fixes_for,
     reduce_command,
     template_values,
@@ -168,9 +169,7 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
     # and among the general ones, the better established first (KB order breaks ties).
     # A sentence that depends on which stack ran (`front_ends` / `not_front_ends`), on a hosted notebook (`hosted`) or
     # that a signature contradicts (`unless`) is said only where the log fits it.
-    fitting = [c for c in entry.causes if (not c.front_ends or env.front_end in c.front_ends)
-               and env.front_end not in c.not_front_ends and not _ruled_out(c.unless, matched)
-               and c.hosted in (None, env.hosted is not None)]
+    fitting = [c for c in entry.causes if fits_setting(c, env) and not _ruled_out(c.unless, matched)]
     picked = sorted((c for c in fitting if c.when and any(sid in matched for sid in c.when)),
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])

@@ -140,6 +140,11 @@ class Applies(StrictModel):
     _trt = field_validator("trt")(_check_specifier)
 
 
+HOSTED_GATE = ("true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not there (a driver install, "
+               "`docker run`, a sentence about containers: the host owns the GPU and the driver). Unset: anywhere.")
+"""The `hosted` gate of a cause, a fix and a step (`core.advice.fits_setting`)."""
+
+
 class Cause(StrictModel):
     text: str = Field(description="What actually goes wrong; {capture} and {tensorrt_version} are filled in.")
     certainty: Certainty = Field(
@@ -157,9 +162,7 @@ class Cause(StrictModel):
         default_factory=list, description="Only when the log comes from one of these stacks (trtexec, triton...).")
     not_front_ends: list[str] = Field(
         default_factory=list, description="Not when the log comes from one of these stacks: a sentence the log contradicts.")
-    hosted: bool | None = Field(
-        default=None, description="true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not "
-        "there (a sentence about containers or driver installs). Unset: anywhere.")
+    hosted: bool | None = Field(default=None, description=HOSTED_GATE)
 
 
 class VersionAdvice(StrictModel):
@@ -186,10 +189,7 @@ class Step(StrictModel):
     not_front_ends: list[str] = Field(
         default_factory=list,
         description="Not when the log comes from one of these stacks: the stack has its own form of this step.")
-    hosted: bool | None = Field(
-        default=None,
-        description="true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not there (a driver "
-        "install, `docker run`: the host owns the GPU and the driver). Unset: anywhere.")
+    hosted: bool | None = Field(default=None, description=HOSTED_GATE)
     producers: list[str] = Field(
         default_factory=list,
         description="Only when the ONNX model's producer, as the log prints it (trtexec's \"Producer name:\"), is one "
@@ -227,10 +227,7 @@ class FixSpec(StrictModel):
     not_front_ends: list[str] = Field(
         default_factory=list,
         description="Not when the log comes from one of these stacks: the stack owns what the fix would change.")
-    hosted: bool | None = Field(
-        default=None,
-        description="true: only in a hosted notebook (Colab, Kaggle) the log's paths show; false: not there (a driver "
-        "install, `docker run`: the host owns the GPU and the driver). Unset: anywhere.")
+    hosted: bool | None = Field(default=None, description=HOSTED_GATE)
     steps: list[Step] = Field(min_length=1)
 
     _versions = field_validator("versions")(_check_specifier)
