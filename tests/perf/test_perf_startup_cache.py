@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -114,7 +115,7 @@ def test_cache_round_trip_and_invalidation(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(cache, "builtin_kb_dir", lambda: kb_copy)
 
     kb1, lits1 = _load_cached([extra])
-    files = list((tmp_path / "cache" / "trt-why").glob("kb-*.json"))
+    files = list((tmp_path / "cache" / "trt-why").glob("kb-*.marshal"))
     assert len(files) == 1
     kb2, lits2 = _load_cached([extra])  # from the cache
     assert kb2.entries == kb1.entries and lits2 == lits1 and kb2.digest == kb1.digest
@@ -126,10 +127,10 @@ def test_cache_round_trip_and_invalidation(tmp_path: Path, monkeypatch: pytest.M
                                          .replace("title:", "title: Edited", 1))
     kb3, _ = _load_cached([extra])
     assert kb3.get("my-scale").title.startswith("Edited")  # type: ignore[union-attr]
-    assert len(list((tmp_path / "cache" / "trt-why").glob("kb-*.json"))) == 2
+    assert len(list((tmp_path / "cache" / "trt-why").glob("kb-*.marshal"))) == 2
 
     # A damaged cache file is ignored (and the KB read from YAML).
-    for f in (tmp_path / "cache" / "trt-why").glob("kb-*.json"):
+    for f in (tmp_path / "cache" / "trt-why").glob("kb-*.marshal"):
         f.write_text('{"entries": [{"id": 5}]')
     kb4, _ = _load_cached([extra])
     assert kb4.entries == kb3.entries
@@ -139,12 +140,12 @@ def test_old_cache_files_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     folder = tmp_path / "cache" / "trt-why"
     folder.mkdir(parents=True)
     for i in range(20):
-        (folder / f"kb-{i:032d}.json").write_text("{}")
-        os.utime(folder / f"kb-{i:032d}.json", (i, i))
+        (folder / f"kb-{i:032d}.marshal").write_bytes(b"{}")
+        os.utime(folder / f"kb-{i:032d}.marshal", (i, i))
     monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
     _load_cached()
-    assert len(list(folder.glob("kb-*.json"))) <= cache.KEEP_FILES
+    assert len(list(folder.glob("kb-*.marshal"))) <= cache.KEEP_FILES
 
 
 def test_cached_entries_are_the_validated_ones() -> None:
@@ -162,14 +163,14 @@ def test_cached_entries_are_the_validated_ones() -> None:
 
 
 def test_a_cache_of_another_shape_is_read_from_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Valid JSON of the wrong shape (another version's cache under the same name) is not trusted."""
+    """A readable cache of the wrong shape (another version's cache under the same name) is not trusted."""
     monkeypatch.setenv("TRT_WHY_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TRT_WHY_NO_CACHE", raising=False)
     kb, _ = _load_cached()
-    for f in (tmp_path / "cache" / "trt-why").glob("kb-*.json"):
-        data = json.loads(f.read_text())
+    for f in (tmp_path / "cache" / "trt-why").glob("kb-*.marshal"):
+        data = marshal.loads(f.read_bytes())
         data["entries"][0]["last_verified"] = "yesterday"
-        f.write_text(json.dumps(data))
+        f.write_bytes(marshal.dumps(data))
     again, derived = _load_cached()
     assert again.entries == kb.entries and derived is not None
 

@@ -32,7 +32,7 @@ from typing import NoReturn
 
 from troubleshooter import exit_codes
 from troubleshooter.cli.parser import COMMANDS, Command, build_parser, command_argv
-from troubleshooter.cli.shared import one_shot_process, silence_stdout, start_up
+from troubleshooter.cli.shared import kept_programs, one_shot_process, silence_stdout, start_up
 from troubleshooter.errors import InputError, TroubleshooterError
 
 __all__ = ["COMMANDS", "build_parser", "check_kb_dirs", "command_argv", "entry", "main"]
@@ -55,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         try:
-            return _dispatch(argv)
+            with kept_programs():
+                return _dispatch(argv)
         finally:
             with contextlib.suppress(BrokenPipeError, ValueError):
                 sys.stdout.flush()

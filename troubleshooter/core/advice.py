@@ -15,12 +15,13 @@ from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
 from troubleshooter.kb.schema import Cause, Entry, FixSpec, Step, VersionAdvice
 from troubleshooter.models import PLATFORM_NAMES, PLATFORMS, Command, Environment, Fix, FixStep, Platform
+from troubleshooter.re_programs import re_compile
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-_OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
+_PLACEHOLDER = re_compile(r"\{([a-z_][a-z0-9_]*)\}")
+_OPTIONAL = re_compile(r"\[\[(.*?)\]\]", re.DOTALL)
 """A part of a KB text said only when the log gave the values it names (prose only; `[[` is bash syntax in code)."""
 _SHELLS = ("bash", "sh", "shell", "console", "zsh")
-_SAFE_WORD = re.compile(r"[\w@%+=:,./\\-]+")
+_SAFE_WORD = re_compile(r"[\w@%+=:,./\\-]+")
 """A value that needs no quoting in any shell (node names, paths without spaces)."""
 _SOURCE = ("python", "cpp", "c++", "c")
 

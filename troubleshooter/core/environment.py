@@ -15,6 +15,7 @@ from functools import cached_property
 
 from troubleshooter.core.versions import ALL_RELEASES, normalise, parser_message_releases, possible_releases
 from troubleshooter.models import Environment, Origin
+from troubleshooter.re_programs import re_compile
 
 Transform = Callable[["re.Match[str]"], str | None]
 
@@ -53,7 +54,7 @@ class FactPattern:
     def regex(self) -> re.Pattern[str]:
         """Compiled on the first line that holds one of the literals: most logs name few of the facts, and compiling
         every pattern at import is start-up time spent on every run."""
-        return re.compile(self.source, self.flags)
+        return re_compile(self.source, self.flags)
 
 
 def _p(fieldname: str, literals: tuple[str, ...], regex: str, transform: Transform | None = None,
@@ -209,10 +210,10 @@ FACTS: list[FactPattern] = [
     _p("onnx_producer", ("Producer name:",), r"Producer name:\s*(?P<v>\S+)"),
 ]
 
-_PIP_SHOW_NAME = re.compile(r"Name: tensorrt(?:[-_]cu\d+)?\s*$")
-_PIP_SHOW_VERSION = re.compile(r"Version: (?P<v>\d+\.\d+(?:\.\d+){0,2})\s*$")
+_PIP_SHOW_NAME = re_compile(r"Name: tensorrt(?:[-_]cu\d+)?\s*$")
+_PIP_SHOW_VERSION = re_compile(r"Version: (?P<v>\d+\.\d+(?:\.\d+){0,2})\s*$")
 
-_DATE = re.compile(r"\[(?P<m>[01]\d)/(?P<d>[0-3]\d)/(?P<y>20[1-4]\d)-\d\d:\d\d:\d\d\]"
+_DATE = re_compile(r"\[(?P<m>[01]\d)/(?P<d>[0-3]\d)/(?P<y>20[1-4]\d)-\d\d:\d\d:\d\d\]"
                    r"|(?<!\d)(?P<y2>20[1-4]\d)-(?P<m2>[01]\d)-(?P<d2>[0-3]\d)[T ]\d\d:\d\d:\d\d")
 DATE_LINES = 2000
 """A date is looked for on the candidate lines among the log's first lines only (the same lines however the log
@@ -221,7 +222,7 @@ DATE_BYTES = 200
 """Where in a line a timestamp may be: its first bytes."""
 
 # Jetson: its boards and software; its own camera and video-conversion GStreamer elements (a dGPU has none of them)
-_JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected"
+_JETSON = re_compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpack)(?:\b|_))|Unknown embedded device detected"
                      r"|\bnv(?:argus)?camerasrc\b|\bnvvidconv\b"
                      # nvcc building for an integrated GPU's architecture (Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7); NvMedia
                      # (only when the line builds for no other architecture: a multi-arch desktop build lists several)
@@ -229,9 +230,9 @@ _JETSON = re.compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
                      r"|^(?!.*\b(?:compute|sm)_(?!(?:53|62|72|87)\b)\d{2,3}\b)(?!.*\brequires \.target )"
                      r".*\b(?:compute|sm)_(?:53|62|72|87)\b"
                      r"|\bnvmedia\w*")
-_WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
+_WSL = re_compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
-_WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
+_WINDOWS = re_compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
                       # a drive written with forward slashes ("C:/Users/tmp.onnx"), a user folder whose colon a
                       # retyped paste lost ("C\Users\me\...")
                       r"|(?<![\w/])[A-Z]:/(?=\w)|(?<![\w\\])[A-Z]\\Users\\"
@@ -243,21 +244,21 @@ _WINDOWS = re.compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]
                       # (0xC0000005)", "exited with code 3221225781")
                       r"|\bexit(?:ed with)? code:? (?:-10737\d{5}|32212\d{5})\b"
                       r"|\(0x[Cc]0000(?:005|135|374|409|0[Ff][Dd]|01[Dd])\)")
-_WINDOWS_DLL = re.compile(r"\w\.dll\b")
+_WINDOWS_DLL = re_compile(r"\w\.dll\b")
 """A DLL's name alone: Windows, unless the log shows a Linux path too (a hint that lists each OS's library: "vcomp140.dll
 or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes", DLR on a Jetson)."""
 # (root's home, Nix's store, and a GNU target triple in a library or extension file name: "x86_64-linux-gnu.so")
-_LINUX = re.compile(r"(?:^|\s|/)(?:usr|opt|home|workspace|root|nix/store)/[\w.+/-]*|\.so\.\d|-linux-gnu\b")
+_LINUX = re_compile(r"(?:^|\s|/)(?:usr|opt|home|workspace|root|nix/store)/[\w.+/-]*|\.so\.\d|-linux-gnu\b")
 # 64-bit Arm: with TensorRT, almost always a Jetson; an Arm server (SBSA: Grace, GH200) says so elsewhere
-_ARM = re.compile(r"\baarch64\b|\barm64\b")
-_ARM_SERVER = re.compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
+_ARM = re_compile(r"\baarch64\b|\barm64\b")
+_ARM_SERVER = re_compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
 # x86 (a desktop or data-center machine, not a Jetson): the architecture, a discrete GPU's name, nvidia-smi's table
-_X86 = re.compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [A-Z]?\d|\bQuadro\b|NVIDIA-SMI \d"
+_X86 = re_compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [A-Z]?\d|\bQuadro\b|NVIDIA-SMI \d"
                   r"|\bDriver Version: \d|\b[AHL]\d{2,3}(?:-\w+)? (?:PCIe|SXM)|\bH100\b|\bA100\b")
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
 # /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
 # a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.
-_HOSTED = re.compile(r"(?P<colab>(?:^|[\s\"'(=:,\[])/content/(?=[\w.-])|\bgoogle\.colab\b"
+_HOSTED = re_compile(r"(?P<colab>(?:^|[\s\"'(=:,\[])/content/(?=[\w.-])|\bgoogle\.colab\b"
                      r"|/usr/local/lib/python3\.\d+/dist-packages/google/colab\b)"
                      r"|(?P<kaggle>(?:^|[\s\"'(=:,\[])/kaggle/(?:working|input|temp|lib|src)\b)")
 HOSTED_LITERALS = ("/content/", "google.colab", "google/colab", "/kaggle/")
@@ -278,16 +279,16 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      "SXM", "H100", "A100",
                      "aarch64", "arm64", "sbsa", "SBSA", "Grace", "GH200", "GB200", "GB10")
 
-_CMDLINE = re.compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
-_PRECISION_LINE = re.compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)|^Flags\s+\|\s+\[(?P<flags>[A-Z0-9_, ]*)\]")
+_CMDLINE = re_compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
+_PRECISION_LINE = re_compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)|^Flags\s+\|\s+\[(?P<flags>[A-Z0-9_, ]*)\]")
 _FLAG_MAP = {"--int8": "int8", "--fp16": "fp16", "--bf16": "bf16", "--fp8": "fp8", "--int4": "int4",
              "--best": "best", "--stronglyTyped": "strongly-typed", "--strongly-typed": "strongly-typed"}
-_PY_FLAGS = re.compile(r"BuilderFlag\.(?P<f>INT8|FP16|BF16|FP8|INT4)|\b(?P<g>int8|fp16)_mode\s*=\s*True|"
+_PY_FLAGS = re_compile(r"BuilderFlag\.(?P<f>INT8|FP16|BF16|FP8|INT4)|\b(?P<g>int8|fp16)_mode\s*=\s*True|"
                        r"\b(?P<h>int8|fp16|bf16)=True|enabled_precisions\W+\{?(?P<ep>[^}]*)")
 PRECISION_LITERALS = ("&&&& RUNNING", "trtexec ", "polygraphy run", "polygraphy convert", "Precision: ", "Flags ",
                       "BuilderFlag.", "_mode", "=True", "enabled_precisions")
 
-_SUCCESS = re.compile(r"&&&& PASSED|Engine built in|Engine generation completed in|Finished engine building|"
+_SUCCESS = re_compile(r"&&&& PASSED|Engine built in|Engine generation completed in|Finished engine building|"
                       r"Saved engine to|Serialized engine|Engine build succeeded|Building engine finished|"
                       r"\[I\] PASSED \||"
                       # a ROS workspace's package built (colcon, catkin tools): a CMake warning before it was no failure
@@ -295,7 +296,7 @@ _SUCCESS = re.compile(r"&&&& PASSED|Engine built in|Engine generation completed 
                       # a test runner's summary with no test failed (DeepStream's run-deepstream-tests, ctest): an
                       # error line of one test that recovered was no failure of the run
                       r"^Tests failed:\s+0\s*$|\b100% tests passed, 0 tests failed out of \d+")
-_FAILURE = re.compile(r"&&&& FAILED|Engine could not be created|Building engine failed|engine != nullptr|"
+_FAILURE = re_compile(r"&&&& FAILED|Engine could not be created|Building engine failed|engine != nullptr|"
                       r"Failed to create engine|Invalid Engine|\[I\] FAILED \||^Failed\s+<<< \S+|"
                       r"^Tests failed:\s+[1-9]\d*\s*$|\btests passed, [1-9]\d* tests failed out of \d+")
 BUILD_LITERALS = ("&&&& PASSED", "Engine built in", "Engine generation completed", "Finished engine building",
@@ -308,7 +309,7 @@ _FRONT_ENDS = [
     # (pattern, stack): in the order a stack wins when a log shows several (the wrapper that owns the run
     # first: a Triton log holds TensorRT's lines, a DeepStream log nvinfer's and TensorRT's). Each pattern
     # names the stack itself, not a word it shares with others ("triton" alone is also OpenAI's compiler).
-    (re.compile(r"tritonserver|[Tt]riton [Ii]nference [Ss]erver|TRITONBACKEND|libtriton_|triton_python_backend"
+    (re_compile(r"tritonserver|[Tt]riton [Ii]nference [Ss]erver|TRITONBACKEND|libtriton_|triton_python_backend"
                 r"|model_repository_manager|tritonclient|\bTRTIS\b|[Tt]riton(?:Server| server)\b"
                 # Triton's own sources behind its glog prefix (glog alone is also Apollo's, Caffe's, Paddle's)
                 r"|\s(?:model_lifecycle|backend_model(?:_instance)?|model_config_utils|pinned_memory_manager"
@@ -316,34 +317,34 @@ _FRONT_ENDS = [
                 # its model table, pasted alone ("| Model          | Version | Status   |"); its endpoints that did not start
                 r"|^\|\s*Model\s+\|\s*Version\s+\|\s*Status\s+\|"
                 r"|failed to start (?:HTTP|GRPC|Metrics|SageMaker|Vertex AI) service: "), "triton"),
-    (re.compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"
+    (re_compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"
                 r"|<create_\w+_bin(?::\d+)?>"), "deepstream"),  # deepstream-app's own errors: "<create_primary_gie_bin:120>"
-    (re.compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
-    (re.compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch|\[__torch__\.[\w.]+_trt_engine\]"), "torch-tensorrt"),
+    (re_compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
+    (re_compile(r"[Tt]orch-TensorRT|torch_tensorrt|\bTRTorch\b|trtorch|\[__torch__\.[\w.]+_trt_engine\]"), "torch-tensorrt"),
     # mmdeploy runs ONNX Runtime and TensorRT as its backends (its own targets: mmdeploy_onnxruntime_ops)
-    (re.compile(r"\bmmdeploy(?:\b|_)"), "mmdeploy"),
-    (re.compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
-    (re.compile(r"TF-TRT|TrtGraphConverter|TRTEngineOp|tensorflow/compiler/tf2tensorrt|trt_convert"), "tf-trt"),
+    (re_compile(r"\bmmdeploy(?:\b|_)"), "mmdeploy"),
+    (re_compile(r"onnxruntime|TensorrtExecutionProvider|Ort::Exception|\bORT\b"), "onnxruntime"),
+    (re_compile(r"TF-TRT|TrtGraphConverter|TRTEngineOp|tensorflow/compiler/tf2tensorrt|trt_convert"), "tf-trt"),
     # Ultralytics by name, its export's own lines, and AutoBackend's "Loading best.engine for TensorRT inference..."
-    (re.compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"
+    (re_compile(r"[Uu]ltralytics|\bYOLOv8\b.*export|export\.py.*engine|TensorRT: (?:starting export|export failure)"
                 r"|^Loading \S+\.engine for TensorRT inference\.\.\."), "ultralytics"),
     # ComfyUI by name, or by the model manager's lines it prints on every run ("Requested to load SDXL", "loaded
     # completely 0.0 0.0 True")
-    (re.compile(r"ComfyUI|comfy[/\\._]|^Requested to load [A-Z]\w*\s*$"
+    (re_compile(r"ComfyUI|comfy[/\\._]|^Requested to load [A-Z]\w*\s*$"
                 r"|^loaded (?:completely|partially) [\d.]+ [\d.]+ (?:True|False)\b"), "comfyui"),
-    (re.compile(r"jetson[-_.]inference|jetson[_.]utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
+    (re_compile(r"jetson[-_.]inference|jetson[_.]utils|\b(?:detectNet|imageNet|segNet|poseNet) --|tensorNet\.cpp"),
      "jetson-inference"),
     # Paddle by name, its C++ namespace or its own source tree ("paddle/fluid/...", "paddle/phi/..."); not a folder
     # of the user's that happens to be called paddle ("e:\\git\\paddle\\segment-anything\\...")
-    (re.compile(r"(?<![\\/])[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b(?![\\/])|paddle[\\/](?:fluid|phi)\b|paddle_inference"
+    (re_compile(r"(?<![\\/])[Pp]addle(?:[Pp]addle|OCR|X|Detection)?\b(?![\\/])|paddle[\\/](?:fluid|phi)\b|paddle_inference"
                 r"|paddle::|(?:\b|_)pd_op\.\w"
                 # Paddle-TRT's own sources behind its glog prefix ("E0811 ... helper.h:131] ", the subgraph pass)
                 r"|\b[IWEF]\d{4} [\d:.]+\s+\d+ (?:helper\.h|tensorrt_subgraph_pass\.cc|op_teller\.cc"
                 r"|analysis_predictor\.cc):\d+\]"), "paddle-inference"),
-    (re.compile(r"\btorch2trt\b"), "torch2trt"),
-    (re.compile(r"[Pp]olygraphy"), "polygraphy"),
+    (re_compile(r"\btorch2trt\b"), "torch2trt"),
+    (re_compile(r"[Pp]olygraphy"), "polygraphy"),
     # trtexec by name, or by its own lines when the paste lost its banner ("[E] Engine set up failed")
-    (re.compile(r"TensorRT\.trtexec|\btrtexec\b|\[E\] (?:Engine set up failed|Failed to create engine from model\.)"
+    (re_compile(r"TensorRT\.trtexec|\btrtexec\b|\[E\] (?:Engine set up failed|Failed to create engine from model\.)"
                 r"|\[I\] === (?:Model|Build|Inference|System|Reporting) Options ==="), "trtexec"),
 ]
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
@@ -365,7 +366,7 @@ FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt",
 STACKS = tuple(name for _rx, name in _FRONT_ENDS)
 """The stacks a log can be recognised as (`Environment.front_end`), the wrappers first."""
 
-_PROVIDER = re.compile(r"\b(?P<name>[A-Z][A-Za-z]{1,20})ExecutionProvider\b"
+_PROVIDER = re_compile(r"\b(?P<name>[A-Z][A-Za-z]{1,20})ExecutionProvider\b"
                        r"|\b(?P<file>tensorrt|cuda|dml|rocm|migraphx|openvino)_execution_provider\b")
 """An ONNX Runtime execution provider by its class name ("CUDAExecutionProvider", also in a list of those
 available) or by its source file in a log prefix ("tensorrt_execution_provider.h:...")."""
@@ -392,7 +393,7 @@ def all_literals() -> list[str]:
     return sorted(lits)
 
 
-_NAMES_ONLY = re.compile(r": (?:command )?not found\s*$|is not recognized as an internal or external command"
+_NAMES_ONLY = re_compile(r": (?:command )?not found\s*$|is not recognized as an internal or external command"
                          r"|: invalid choice: .{0,200}\(choose from ")
 """Lines that name a tool or a version only to say it is missing or to list what may be chosen ("polygraphy: command
 not found", argparse's "(choose from 'cuda-12.2', ...)"): nothing of the environment is read from them."""

@@ -16,19 +16,20 @@ from typing import TYPE_CHECKING, Literal
 
 from troubleshooter.core.limits import MAX_LINE_CHARS
 from troubleshooter.models import Level, LogLine, Origin
+from troubleshooter.re_programs import re_compile
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import LineLevel
 
 # CSI (7- and 8-bit), OSC / DCS / APC strings up to BEL or ST, charset selection, other two-byte escapes.
-_ANSI = re.compile(
+_ANSI = re_compile(
     r"(?:\x1b\[|\x9b)[0-9;:?<=>]*[ -/]*[@-~]"
     r"|(?:\x1b[\]PX^_]|[\x90\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[()*+\-./][ -~]?"
     r"|\x1b[ -~]?"
 )
 # Whatever control characters remain (BEL, backspace, NUL, C1) must never reach a terminal or a chat.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 _LEVELS_BY_WORD = {
     "INTERNAL_ERROR": Level.FATAL, "ERROR": Level.ERROR, "WARNING": Level.WARNING, "WARN": Level.WARNING,
@@ -143,14 +144,14 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"(?P<lvl>ERROR|WARNING|INFO|DEBUG|CRITICAL):[\w.]+:", "python-logging", False),
 ]
 
-_BARE_LEVEL = re.compile(r"\(?" + _LVL + r":\s+")
+_BARE_LEVEL = re_compile(r"\(?" + _LVL + r":\s+")
 """A bare level word and its colon at the start of the payload ("ERROR: ..."), also inside the parenthesis a script
 wraps its message in ("(ERROR: Unsupported device." from a Jetson flashing script, first-sight batch 30)."""
 TRACEBACK_HEADER = r"(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,})?Traceback \(most recent call last\)"
 """A Python traceback's header: "Traceback (most recent call last):", or IPython's (Jupyter's), which names the exception
 (`name`) first and has no colon ("AttributeError                            Traceback (most recent call last)")."""
-_TRACEBACK = re.compile(TRACEBACK_HEADER + r"(?::|\s*$)")
-_EXCEPTION = re.compile(
+_TRACEBACK = re_compile(TRACEBACK_HEADER + r"(?::|\s*$)")
+_EXCEPTION = re_compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
     # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."
     r"|(?<=\.)(?:exc|errors?|exceptions?)\.[A-Z][A-Za-z0-9_]*"
@@ -161,7 +162,7 @@ _EXCEPTION = re.compile(
     r"|(?:[A-Z][A-Za-z0-9_]*::)+[A-Z]?[A-Za-z0-9_]*(?:Error|Exception)))(?::\s|:?$)"
 )
 """A Python (or pybind11) exception line: `ValueError: ...`, `pkg.mod.Error: ...`, quoted or indented too."""
-_LEVEL_FIELD = re.compile(
+_LEVEL_FIELD = re_compile(
     # "2024-05-01 10:00:00|app|error|msg" (the level as one of the first pipe-separated fields)
     r"^\|?(?:[^|]{1,48}\|){0,3}\s*(?P<pipe>" + _LVL_ANY_CASE + r")\s*\|"
     # logfmt and JSON: level=error, "level": "error", severity=ERROR
@@ -190,15 +191,15 @@ _LEVEL_FIELD = re.compile(
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
-_WARN_CALL = re.compile(r"\s*warnings\.warn\(")
+_WARN_CALL = re_compile(r"\s*warnings\.warn\(")
 """The source line Python prints under a warning (`  warnings.warn("Cannot load onnxruntime.capi. Error: ...")`): code,
 whatever words its message holds; the warning line above it says what happened."""
-_FALLBACK = re.compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b"
+_FALLBACK = re_compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b"
                        # "Could not read timing cache from: X. A new timing cache will be generated and written." (vs-mlrt)
                        r"|\.\s+A new [\w -]{1,40} will be (?:generated|created|built|written)\b")
 """A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"; a cache it
 could not read and makes anew): the words of a failure, on a line that reports none."""
-_PARSER_FRAME = re.compile(
+_PARSER_FRAME = re_compile(
     r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$"
     # the header of the parser's error ("ERROR: /opt/onnx-tensorrt/ModelImporter.cpp:143 In function importNode:"): the
     # next line says what failed
@@ -243,17 +244,17 @@ def is_exception_line(text: str) -> bool:
 def is_report_frame(text: str) -> bool:
     """Is this line the frame of an error report (`_PARSER_FRAME`), not the line that says what failed?"""
     return _PARSER_FRAME.search(text) is not None
-_BRACKETED_FIELDS = re.compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
+_BRACKETED_FIELDS = re_compile(r"(?:\[[^\]\n]{1,80}\]\s*){1,4}")
 """Bracketed fields before a message (a time, a process and thread id) that no prefix rule knows."""
-_TERMINATE = re.compile(r"terminate called after throwing an instance of")
-_WHAT = re.compile(r"what\(\):\s")
+_TERMINATE = re_compile(r"terminate called after throwing an instance of")
+_WHAT = re_compile(r"what\(\):\s")
 """The message of the C++ exception that ended the program, on the line after "terminate called ..."."""
 _NAMED_FAILURE = (
     r"\b[Ff]ailed to [a-z]\w*(?: [\w.-]+){0,4}: (?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\[TensorRT-LLM\]\[ERROR\]")
 """A step that failed with a named exception (Triton's python backend logs it at I: "Failed to initialize Python stub:
 AssertionError: [TensorRT-LLM][ERROR] ..."), and TensorRT-LLM's own error tag inside a message: an error whatever the
 line's tag says, info included (`_PAYLOAD_ERROR`, `_INFO_ERROR`)."""
-_PAYLOAD_ERROR = re.compile(
+_PAYLOAD_ERROR = re_compile(
     r"\bError Code \d+:|\bAssertion failed\b|^&&&& FAILED\b|^\[\d+\] (?:Assertion failed|Invalid Node)"
     # crashes: signals, core dumps, aborts (glibc, Linux shells, a Chinese locale's shell), C asserts
     r"|\bSegmentation fault\b|\(core dumped\)|^(?:Aborted|Bus error|Illegal instruction|Floating point exception)\b"
@@ -301,7 +302,7 @@ _PAYLOAD_ERROR = re.compile(
 """A failure whatever the line's tag says (a missing tag, or a warning tag from a wrapper, lies)."""
 MAKE_FATAL = r"^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$"
 """GNU make's own fatal form (`$(error ...)`, a missing separator): "Makefile:236: *** <message>.  Stop."."""
-_UNTAGGED_FAILURE = re.compile(
+_UNTAGGED_FAILURE = re_compile(
     r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
     r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
@@ -753,7 +754,7 @@ def _combined_rules(dispatch_after: int = DISPATCH_AFTER) -> Rules:
     def alternation(chosen: tuple[int, ...]) -> re.Pattern[str]:
         pattern = by_rules.get(chosen)
         if pattern is None:
-            pattern = by_rules[chosen] = re.compile("|".join(parts[i] for i in chosen) or "(?!)")
+            pattern = by_rules[chosen] = re_compile("|".join(parts[i] for i in chosen) or "(?!)")
         return pattern
 
     def bucket(ch: str) -> re.Pattern[str]:
@@ -862,7 +863,7 @@ parse_parts: Callable[[str], tuple[Level | None, Origin | None, str, str]] = _ma
 """`parse_line` as (level, origin, text, raw), without building the model (the matcher's hot path)."""
 
 
-_NOTICE_UNDER_ERROR = re.compile(
+_NOTICE_UNDER_ERROR = re_compile(
     r"pip's dependency resolver does not currently take into account all the packages"
     r"|failed to enable peer access for some device pairs"
     # TensorRT dropping a tactic that cannot implement the layer and going on (ONNX Runtime's provider logs TensorRT
@@ -880,12 +881,12 @@ _NOTICE_UNDER_ERROR = re.compile(
 untagged or warning line an error. pip prints its "ERROR:" after an install that succeeded, before the conflicts it
 lists (the conflicting versions may matter, the install itself did not fail); Triton logs at E, and goes on, when GPUs
 of one machine cannot reach each other's memory; the others as commented."""
-_CMAKE_STATUS = re.compile(r"^-- [\w .+/-]{1,60}: not found\s*$")
+_CMAKE_STATUS = re_compile(r"^-- [\w .+/-]{1,60}: not found\s*$")
 """CMake's message(STATUS ...) about an optional tool ("-- ccache: not found"): no failure by itself; a required one
 fails the configure step in its own words (CMake Error, -NOTFOUND, "Configuring incomplete")."""
 
 
-_INFO_ERROR = re.compile(
+_INFO_ERROR = re_compile(
     # Ultralytics logs "TensorRT: export failure ..." at INFO; a traceback flattened into an info line
     r"export failure|Traceback \(most recent call last\):|" + _NAMED_FAILURE
 )

@@ -67,6 +67,7 @@ from troubleshooter.core.versions import api_change, in_range
 from troubleshooter.errors import KBError
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Evidence, Level, LogLine, Origin
+from troubleshooter.re_programs import re_compile
 
 SIGNATURE_BUDGET = 2.0
 """CPU seconds one signature's regex may spend in total on one log before it is skipped (with a note).
@@ -86,7 +87,7 @@ ENV_GATE_EXTRA = ("usr/", "opt/", "home/", "workspace/")
 """With the environment's own literals: a line holding none of these cannot change the environment
 (the Linux path pattern also accepts ``usr/`` after a space), so it is not fed to it."""
 
-_TIMESTAMP = re.compile(rb"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
+_TIMESTAMP = re_compile(rb"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
 """trtexec's ``[08/07/2024-12:27:04]``: 21 bytes that never change how the rest of a line reads."""
 
 
@@ -767,16 +768,16 @@ WRAP_MIN_CHARS = 60
 """A line shorter than this was not cut by a terminal or an editor (unless it is visibly unfinished)."""
 
 
-_DETAIL_FOLLOWS = re.compile(r"Error Code \d+: [\w ]{1,30}Error\s*$")
+_DETAIL_FOLLOWS = re_compile(r"Error Code \d+: [\w ]{1,30}Error\s*$")
 """TensorRT's error line cut before its "(detail)": ONNX Runtime's TensorRT-RTX provider logs the message's own
 newlines ("IBuilder::buildSerializedNetwork: Error Code 1: Internal Error" / "(ScalarOp not handled ..." / "In
 getEquivalentMyelinCoord at .../codeGenerator.cpp:3996)")."""
 UNFINISHED_LINES = 4
 """The most lines an unfinished line is joined with."""
-_VERSION_QUERY = re.compile(r"(?:>>> ?|In \[\d+\]: )?(?:print\()?(?:tensorrt|trt)\.__version__\)?$")
+_VERSION_QUERY = re_compile(r"(?:>>> ?|In \[\d+\]: )?(?:print\()?(?:tensorrt|trt)\.__version__\)?$")
 """A Python prompt asking TensorRT's release (">>> trt.__version__"), whose answer is the next line ("'8.2.1.8'"): the two
 are read as one line, so the release is read."""
-_CMAKE_MESSAGE = re.compile(r"CMake Error at \S{1,300}:\d+ \(message\):\s*$")
+_CMAKE_MESSAGE = re_compile(r"CMake Error at \S{1,300}:\d+ \(message\):\s*$")
 """CMake's header over a project's own `message(FATAL_ERROR ...)`, whose words are on the indented lines under it ("  TensorRT
 8.5 or greater is required but ..  was found."): the header is joined with them, so the line says what failed."""
 

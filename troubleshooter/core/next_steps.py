@@ -12,7 +12,6 @@ step of its kind first (``kb/outside/kinds.yaml``, handed in too), and TensorRT'
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -21,31 +20,32 @@ import regex
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
 from troubleshooter.core.logs import MAKE_FATAL, is_exception_line
 from troubleshooter.models import Command, Environment, FixStep, Origin
+from troubleshooter.re_programs import re_compile
 
 if TYPE_CHECKING:
     from troubleshooter.kb.outside import OutsideKind
     from troubleshooter.kb.stacks import Stack
 
-_CODE_PREFIX = re.compile(r"^(?:Error\[\d+\]:\s*|\d+:\s*)?(?:\[[\w./~-]+::[\w~]+::\d+\]\s*)?")
-_ERROR_CODE = re.compile(r"Error Code \d+: [\w ]+? \((?P<inner>.+)\)\s*$")
-_NUMBER = re.compile(r"\d+")
-_META = re.compile(r"[.^$*+?{}\[\]\\|()]")
+_CODE_PREFIX = re_compile(r"^(?:Error\[\d+\]:\s*|\d+:\s*)?(?:\[[\w./~-]+::[\w~]+::\d+\]\s*)?")
+_ERROR_CODE = re_compile(r"Error Code \d+: [\w ]+? \((?P<inner>.+)\)\s*$")
+_NUMBER = re_compile(r"\d+")
+_META = re_compile(r"[.^$*+?{}\[\]\\|()]")
 """Characters that mean something in a regex (re.escape also escapes spaces and dashes: unreadable)."""
 MAX_REGEX_CHARS = 80
 
 TENSORRT_ORIGINS: frozenset[Origin] = frozenset({"trtexec", "python", "trt7"})
 """`LogLine.origin` of lines printed by TensorRT's own logger (trtexec's, the Python API's, TensorRT 7's)."""
-_TENSORRT_OWN = re.compile(
+_TENSORRT_OWN = re_compile(
     r"Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter\.cpp|builtin_op_importers|"
     r"onnx2trt|onnxOpImporters|importerContext|\bIn node -?\d+|Could not find any implementation|"
     r"Parameter check failed|\[TRT\]|\[TensorRT\]"
     # TensorRT's logger's error code before the message ("1: [runtime.cpp::...]", "1: Unexpected exception ...")
     r"|^\d{1,2}: (?:\[[\w./~-]+\.(?:cpp|cu|h|hpp)::|Unexpected exception\b)")
 """What only TensorRT prints: its error codes, its source locations, the ONNX parser's files and messages."""
-_RUNTIME = re.compile(r"enqueue|execute(?:V2|V3|Async)?\b|[Dd]eserializ|IExecutionContext|setInputShape|"
+_RUNTIME = re_compile(r"enqueue|execute(?:V2|V3|Async)?\b|[Dd]eserializ|IExecutionContext|setInputShape|"
                       r"setBindingDimensions|runtime\.cpp|IRuntime|engine plan file|Serialization")
 """An engine that runs or loads, not one being built: no ONNX model to shrink."""
-_BUILD = re.compile(r"(?i)onnx|ModelImporter|importer|In node|parser|builder|buildSerializedNetwork|buildEngine|"
+_BUILD = re_compile(r"(?i)onnx|ModelImporter|importer|In node|parser|builder|buildSerializedNetwork|buildEngine|"
                     r"tactic|Could not find any implementation|myelin|ForeignNode|network|optimi[sz]er|fusion")
 _STACK_UNKNOWN = ("The log does not show which tool ran TensorRT (stack unknown). If it was trtexec, Polygraphy or "
                   "the TensorRT Python/C++ API, ask {tracker}; if another tool ran TensorRT (Triton, ONNX Runtime, "
@@ -106,7 +106,7 @@ def kind_pattern(kind: OutsideKind) -> regex.Pattern[str]:
     return pattern
 
 
-_TENSORRT_WORDS = re.compile(r"(?i)tensor_?rt|\btrt|nvinfer|engine|onnx|plugin|cuda|cudnn|cublas|myelin|tactic|serializ"
+_TENSORRT_WORDS = re_compile(r"(?i)tensor_?rt|\btrt|nvinfer|engine|onnx|plugin|cuda|cudnn|cublas|myelin|tactic|serializ"
                              r"|optimi[sz]ation profile|builder|parser|jetson|jetpack|\bgpu\b|\bdla\b|\.plan\b|int8|fp16"
                              r"|calibrat|quantiz")
 """Words of TensorRT and what it runs on: a line that holds none, from a run no known stack made, is not TensorRT's."""
@@ -129,7 +129,7 @@ def _not_tensorrt(payload: str) -> FixStep:
     return _step(_NOT_TENSORRT)
 
 
-_BUILD_TOOL = re.compile(
+_BUILD_TOOL = re_compile(
     r"[\w.)\]-]:\d+(?::\d+)?: (?:fatal )?(?:error|\*\*error\*\*)\b|\.\w{1,4}\(\d+\)(?:: | : )(?:fatal )?error\b"
     r"|\b(?:fatal )?error (?:C|LNK)\d{4}\b|CMake Error|"
     r"^(?:g?make|ninja)(?:\[\d+\])?: \*\*\*|" + MAKE_FATAL + "|"
@@ -158,7 +158,7 @@ def _build_failed(env: Environment) -> FixStep:
     return _platform_step(_BUILD_FAILED, _BUILD_VERSIONS, _BUILD_VERSIONS_WINDOWS, env)
 
 
-_BUILD_SUMMARY = re.compile(
+_BUILD_SUMMARY = re_compile(
     r"^(?:\d+ errors? detected in the compilation of|Error limit reached\.|Compilation terminated\."
     r"|CMake Error at \S+\.cmake:\d+ \(message\):|Error generating file\b|collect2(?:\.exe)?: error: ld returned \d+"
     r"|(?:g?make|mingw32-make|ninja)(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped"

@@ -22,6 +22,7 @@ import regex
 
 from troubleshooter.core import regex_syntax as rs
 from troubleshooter.core.limits import MAX_LINE_CHARS
+from troubleshooter.re_programs import re_compile
 
 if TYPE_CHECKING:
     from troubleshooter.kb.schema import Entry, Signature
@@ -238,7 +239,7 @@ def _tolerant(pattern: str) -> str:
     return "".join(out)
 
 
-_PIECE_SPLIT = re.compile(r"\s*[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"]\s*| (?=\W)|(?<=\W) ")
+_PIECE_SPLIT = re_compile(r"\s*[" + re.escape("".join(sorted(_SPACE_BEFORE | _SPACE_AFTER))) + r"]\s*| (?=\W)|(?<=\W) ")
 MIN_PIECE = 8
 """A piece of a literal shorter than this is too common to prefilter on: the literal stays whole."""
 

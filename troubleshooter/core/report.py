@@ -8,7 +8,6 @@ The one place the steps after matching run, in order; `api` only adds what the r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -18,6 +17,7 @@ from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import Diagnosis, Environment, LogLine, Unexplained
+from troubleshooter.re_programs import re_compile
 
 if TYPE_CHECKING:
     from troubleshooter.kb.outside import OutsideKind
@@ -50,7 +50,7 @@ class Findings:
     """What the core has to say about its own work (no failure seen, error lines left unexamined)."""
 
 
-_STACK_FRAME = re.compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in |[\w:~<>]+ \()|^\s+(?:from|at) /\S")
+_STACK_FRAME = re_compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in |[\w:~<>]+ \()|^\s+(?:from|at) /\S")
 """A native stack frame as gdb prints it (and its continuation line)."""
 EXCEPTION_MESSAGE_LINES = 6
 """How far a message may run on after its first line (an exception's, or untagged lines after an error) and still
@@ -58,17 +58,17 @@ be the wrapper of a diagnosed reason."""
 LATER_LINES = 20
 """Unexplained failing lines after the first that its next steps may read: when the first says nothing of its own
 (a GLib warning, "Failed to set pipeline to PAUSED"), a later one may say what failed (`first_error_steps`)."""
-_PYTHON_LINE = re.compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
+_PYTHON_LINE = re_compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
                           r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
-_CPP_LINE = re.compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
+_CPP_LINE = re_compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
                        r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu|cuh|hpp|h)(?::\d+\b|\(\d+\)|,? line \d+\b)"
                        r"|\bline \d+ (?:in|of) (?:file )?(?:\S*[\\/])?(?P<file_after>[\w.-]+)\.(?:cpp|cc|cxx|cu)\b")
-_FRAMEWORK_SOURCE = re.compile(r"[\\/]paddle[\\/](?:fluid|phi|common)[\\/]|^C\+\+ Traceback \(most recent call last\)"
+_FRAMEWORK_SOURCE = re_compile(r"[\\/]paddle[\\/](?:fluid|phi|common)[\\/]|^C\+\+ Traceback \(most recent call last\)"
                                # ONNX Runtime's own sources in its status messages, from any binding
                                r"|[\\/]onnxruntime[\\/](?:core|include)[\\/]")
 """A framework's own C++ sources and report headers, which it prints whatever language called it (Paddle's C++
 Traceback and "(at /paddle/paddle/fluid/...)" under a Python program or a C++ demo alike)."""
-_TENSORRT_SOURCES = re.compile(
+_TENSORRT_SOURCES = re_compile(
     r"(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils|onnx2trt_utils|ShapedWeights|OnnxAttrs"
     r"|NvOnnxParser|onnxOpCheckers|runtime|builder|optimizer|network|caskUtils|pluginV2Runner|engine|executionContext"
     r"|cudaDriverHelpers|helpers|checkMacrosPlugin|stdArchiveReader|safeDeserialize\w*|serializationUtils|\w*Layer"

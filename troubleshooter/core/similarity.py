@@ -10,7 +10,6 @@ from its own thread
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 
 from troubleshooter.core.logs import parse_line
@@ -18,6 +17,7 @@ from troubleshooter.core.ranking import build_diagnosis
 from troubleshooter.core.state import EntryHits, SignatureHits
 from troubleshooter.kb.schema import Entry
 from troubleshooter.models import SEVERITY_RANK, Diagnosis, Environment, Evidence, Unexplained
+from troubleshooter.re_programs import re_compile
 
 SIMILARITY_THRESHOLD = 90.0
 """Lowest score (0..100, rapidfuzz token_sort_ratio on masked text) that promotes a line."""
@@ -27,7 +27,7 @@ entries' examples alike is a suggestion, not a verdict."""
 MAX_CONFIDENCE = 0.5
 """A promoted diagnosis is never a confident claim: its confidence is at most this."""
 MAX_PROMOTIONS = 3
-_DECISIVE = re.compile(r"\[(?:Convolution|Deconvolution|Fully Connected|Scale|Matrix Multiply|Shuffle|Resize|Slice)\]"
+_DECISIVE = re_compile(r"\[(?:Convolution|Deconvolution|Fully Connected|Scale|Matrix Multiply|Shuffle|Resize|Slice)\]"
                        r"|\b(?:ConvTranspose|Deconv\w*|PWN|QuantizeLinear|DequantizeLinear|ForeignNode|INT8|FP16|FP8)\b"
                        # a signal's number: "Signal (15) received." (a stop asked for) is not "Signal (11)" (a crash)
                        r"|\b[Ss]ignal \(?\d+\)?|\bSIG[A-Z]{2,6}\b")

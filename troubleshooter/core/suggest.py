@@ -12,16 +12,17 @@ from typing import Protocol
 
 from troubleshooter.kb.schema import Entry, Signature
 from troubleshooter.models import Diagnosis, LogLine, Suggestion, Unexplained
+from troubleshooter.re_programs import re_compile
 
 _MASKS = [
-    (re.compile(r"\[[\w.~]+\.(?:cpp|cu|h|hpp|cc)::[\w~]+::\d+\]"), "[SRC]"),
-    (re.compile(r"\b[\w.-]+\.(?:cpp|cu|h|hpp|cc|py):\d+"), "SRC"),
-    (re.compile(r"0x[0-9a-fA-F]+"), "HEX"),
-    (re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+-]+){2,}[/\\]?"), "PATH"),
+    (re_compile(r"\[[\w.~]+\.(?:cpp|cu|h|hpp|cc)::[\w~]+::\d+\]"), "[SRC]"),
+    (re_compile(r"\b[\w.-]+\.(?:cpp|cu|h|hpp|cc|py):\d+"), "SRC"),
+    (re_compile(r"0x[0-9a-fA-F]+"), "HEX"),
+    (re_compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+-]+){2,}[/\\]?"), "PATH"),
     # A quoted C++ type ('std::out_of_range', 'nvinfer1::MyelinError') names the failure: it stays.
-    (re.compile(r"\"[^\"]*\"|'(?![A-Za-z_]\w*(?:::[A-Za-z_]\w*)+')[^']*'"), "STR"),
-    (re.compile(r"(?<![A-Za-z])/[\w.-]+(?:/[\w.:-]+)*"), "NAME"),
-    (re.compile(r"\b\d+(?:\.\d+)*\b"), "N"),
+    (re_compile(r"\"[^\"]*\"|'(?![A-Za-z_]\w*(?:::[A-Za-z_]\w*)+')[^']*'"), "STR"),
+    (re_compile(r"(?<![A-Za-z])/[\w.-]+(?:/[\w.:-]+)*"), "NAME"),
+    (re_compile(r"\b\d+(?:\.\d+)*\b"), "N"),
 ]
 MIN_SCORE = 55.0
 
@@ -29,14 +30,14 @@ MIN_SCORE = 55.0
 # names. Two lines of the same shape ("AttributeError: 'X' object has no attribute 'y'") that name different
 # things resemble each other only in their boilerplate: such a resemblance is not a suggestion.
 _Q = "['\"`\u2018\u2019]"
-_SUBJECTS = re.compile(
+_SUBJECTS = re_compile(
     rf"has no (?:attribute|member named) {_Q}?(?P<attr>[\w.]+)|No module named {_Q}?(?P<mod>[\w.]+)|"
     rf"cannot import name {_Q}?(?P<name>[\w.]+)|name {_Q}(?P<undef>\w+){_Q} is not defined|"
     rf"undefined (?:symbol|reference to)[: `']+(?P<sym>[\w:~]+)|\b(?:lib)?(?P<lib>[A-Za-z][\w+-]*?)(?:\.so(?:\.[\d.]+)?|\.dll)\b|"
     rf"(?:No importer registered for op|[Uu]nsupported (?:ONNX )?(?:operator|op(?: type)?)|op type)[: ]+"
     rf"{_Q}?(?P<op>[A-Za-z][\w.:]+)|"
     rf"unexpected keyword argument {_Q}(?P<kw>\w+)|^\s*KeyError: {_Q}(?P<key>[^'\"]+)")
-_NONE_OBJECT = re.compile(r"['\"]NoneType['\"] object has no attribute {_Q}?(?P<attr>\w+)".replace("{_Q}", _Q))
+_NONE_OBJECT = re_compile(r"['\"]NoneType['\"] object has no attribute {_Q}?(?P<attr>\w+)".replace("{_Q}", _Q))
 
 
 _TENSORRT_ATTRIBUTES = frozenset({
@@ -72,7 +73,7 @@ def subjects(text: str) -> frozenset[str]:
 def boilerplate_only(query: frozenset[str], example: frozenset[str]) -> bool:
     """Both lines name something and nothing they name is shared: they share only boilerplate."""
     return bool(query) and bool(example) and not query & example
-_STANDALONE = re.compile(r"Error Code \d+:|Assertion failed|^[\w.]*(?:Error|Exception): ")
+_STANDALONE = re_compile(r"Error Code \d+:|Assertion failed|^[\w.]*(?:Error|Exception): ")
 MAX_UNEXPLAINED = 12
 
 

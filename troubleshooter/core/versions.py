@@ -37,7 +37,9 @@ from typing import NamedTuple
 
 from packaging.version import InvalidVersion, Version
 
-_VERSION = re.compile(
+from troubleshooter.re_programs import re_compile
+
+_VERSION = re_compile(
     r"""\s*(?:tensorrt[\s-]*)?v?
     (?:
       (?P<release>\d+(?:\.\d+){1,3})
@@ -248,7 +250,7 @@ def in_range(version: str | None, spec: str | None) -> bool | None:
     return all(compare(v, bound) for compare, bound in clauses)
 
 
-_CLAUSE = re.compile(r"\s*(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*)\s*", re.ASCII)
+_CLAUSE = re_compile(r"\s*(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*)\s*", re.ASCII)
 _COMPARE: dict[str, Callable[[Version, Version], bool]] = {
     ">=": operator.ge, "<=": operator.le, "<": operator.lt, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
 _SPECS: dict[str, list[tuple[Callable[[Version, Version], bool], Version]] | None] = {}

@@ -1,4 +1,4 @@
-"""The compiled KB cache: validated entries kept as JSON, keyed by the KB's content.
+"""The compiled KB cache: validated entries kept in a marshal file, keyed by the KB's content.
 
 Parsing and validating ~50 YAML files and deriving every signature's prefilter literals costs
 more than the rest of a small run. The cache holds the validated entries (as JSON) and what the caller
@@ -16,7 +16,10 @@ is trusted as checked. A caller without them reads a cache already written, or t
 
 Cached entries are rebuilt with `model_construct`, without validating them again (they were validated
 when the cache was written, by this very code): a cache file of another shape fails the rebuild, and
-then the KB is read from YAML. A cache that cannot be read or written is simply ignored;
+then the KB is read from YAML. The file holds the entries' JSON form (dicts, lists, strings, numbers) in
+`marshal`'s format, which this interpreter reads back in half the time `json` takes (the file is ~2 MB:
+~15 ms of a one-shot run); the key holds the Python release, whose format it is.
+A cache that cannot be read or written is simply ignored;
 TRT_WHY_NO_CACHE=1 turns it off, TRT_WHY_CACHE_DIR moves it.
 """
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
-import json
+import marshal
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -41,7 +44,7 @@ from troubleshooter.kb.schema import Entry
 
 M = TypeVar("M", bound=BaseModel)
 
-CACHE_VERSION = "4"
+CACHE_VERSION = "5"
 KEEP_FILES = KEEP_CACHED
 """Cache files kept (the most recent); older ones are removed when a new one is written."""
 
@@ -104,7 +107,7 @@ def load_kb_cached(
     folders = [builtin_kb_dir(), *extra_kb_dirs(extra)]
     if cache_off():
         return load_folders(folders, check=check), None
-    path = cache_dir() / f"kb-{cache_key(folders)}.json"
+    path = cache_dir() / f"kb-{cache_key(folders)}.marshal"
     cached = _read(path)
     if cached is not None:
         return cached
@@ -118,13 +121,13 @@ def load_kb_cached(
 
 def _read(path: Path) -> tuple[KnowledgeBase, Tables] | None:
     try:
-        data = json.loads(path.read_bytes())
+        data = marshal.loads(path.read_bytes())
         entries = [trusted(Entry, e) for e in data["entries"]]
         problems = [KBProblem(p["path"], p["message"]) for p in data["problems"]]
         derived = {str(name): {str(k): [str(x) for x in v] for k, v in table.items()}
                    for name, table in data["derived"].items()}
         return KnowledgeBase(entries, problems, data["digest"], data["origins"]), derived
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -219,8 +222,8 @@ def _converter(annotation: Any) -> Convert | None:
 
 
 def _write(path: Path, kb: KnowledgeBase, derived: Tables) -> None:
-    keep_cached(path, json.dumps({
+    keep_cached(path, marshal.dumps({
         "entries": [e.model_dump(mode="json") for e in kb.entries],
         "problems": [{"path": p.path, "message": p.message} for p in kb.problems],
         "digest": kb.digest, "origins": kb.origins, "derived": derived,
-    }, separators=(",", ":")).encode("utf-8"))
+    }))

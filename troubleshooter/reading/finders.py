@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from troubleshooter.core.bytefreq import BYTE_FREQ as _BYTE_FREQ
+from troubleshooter.re_programs import re_compile
 
 HYPERSCAN_MIN_BYTES = 96 * 1024
 """With TRT_WHY_MATCHER=auto, inputs smaller than this use the pure finder: one `bytes.find` per literal
@@ -299,7 +300,7 @@ def _re_pass(key: bytes, items: Sequence[bytes]) -> re.Pattern[bytes]:
             alts += [b"(?<=" + re.escape(lit) + b")" for lit in node[None]]
         return alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
 
-    return re.compile(re.escape(key) + emit(trie))
+    return re_compile(re.escape(key) + emit(trie))
 
 
 def _marker_pass(markers: Sequence[str]) -> tuple[re.Pattern[bytes] | None, list[int]]:
@@ -313,7 +314,7 @@ def _marker_pass(markers: Sequence[str]) -> tuple[re.Pattern[bytes] | None, list
         if rest is None:
             continue
         try:
-            re.compile(rest.encode("utf-8"), re.MULTILINE)
+            re_compile(rest.encode("utf-8"), re.MULTILINE)
         except re.error:
             continue
         folded.append(i)
@@ -321,7 +322,7 @@ def _marker_pass(markers: Sequence[str]) -> tuple[re.Pattern[bytes] | None, list
     if not alts:
         return None, []
     try:
-        return re.compile(b"\\n(?:" + b"|".join(alts) + b")", re.MULTILINE), folded
+        return re_compile(b"\\n(?:" + b"|".join(alts) + b")", re.MULTILINE), folded
     except re.error:  # clashing group names: search those markers on their own
         return None, []
 
@@ -335,7 +336,7 @@ class PythonFinder:
                  small_region: int = SMALL_REGION_BYTES) -> None:
         self.needles = Needles.build(literals, caseless, markers)
         self.small_region = small_region
-        self._markers = [re.compile(m.encode("utf-8"), re.MULTILINE) for m in self.needles.markers]
+        self._markers = [re_compile(m.encode("utf-8"), re.MULTILINE) for m in self.needles.markers]
         self._compiled = False
         self._small_calls = 0
         self._passes: _Passes | None = None
