@@ -343,6 +343,32 @@ ERRORS = [
     ("real TensorRT's error text without its tag, huggingface/optimum#401",
      "Internal Error (Int8 precision has been set for a layer or layer output, but int8 is not configured in the "
      "builder)"),
+    # first-sight batch 32 (sample_logs/first-sight/batch-32), learned after its first-sight score
+    ("real ncnn's Vulkan start-up, k4yt3x/video2x#660", "vkCreateInstance failed -3"),
+    ("real ncnn's Vulkan start-up, k4yt3x/video2x#1001", "vkEnumeratePhysicalDevices failed -3"),
+    ("real video2x, k4yt3x/video2x#531", "invalid gpu device"),
+    ("real ComfyUI's import-times table, comfyanonymous/ComfyUI#6792",
+     "2025-02-12T09:01:17.866288 -    0.0 seconds (IMPORT FAILED): C:\\Users\\ziadh\\OneDrive\\Desktop\\"
+     "ComfyUI_windows_portable\\ComfyUI\\custom_nodes\\ImageReward"),
+    ("real facerestore_cf, mav-rik/facerestore_cf#24",
+     "Failed inference for CodeFormer: ImageModelDescriptor.__call__() got an unexpected keyword argument 'w'"),
+    ("real rembg, danielgatis/rembg (comfyui-rocm#15)", "No onnxruntime backend found."),
+    ("real Scriberr behind docker compose, rishikanthc/Scriberr#158",
+     "app-1  | Diarization failed: module 'whisperx' has no attribute 'DiarizationPipeline'"),
+    ("real Unreal Engine's log, an Azure Kinect plugin", "AzureKinectLog: Error: Kinect device (id : 0) was not found"),
+    ("real roop's status tag", "[ROOP.CORE] Frames not found..."),
+    ("real facefusion's status tag, facefusion/facefusion#248", "[FACEFUSION.CORE] Merging video failed"),
+    ("real TVM's TensorRT runtime logger",
+     "tvm/src/runtime/contrib/tensorrt/tensorrt_logger.h:51: Error: ERROR: (Unnamed Layer* 3) [Shuffle]: volume "
+     "mismatch. Input dimensions [720,1,256] have volume 184320 and output dimensions [256] have volume 256."),
+    ("real torch._dynamo's backend failure, hidet-org/hidet#202",
+     "BackendCompilerFailed: hidet_backend raised NotImplementedError: hidet: Tensor.to(..., device=...) is not "
+     "supported"),
+    ("real a Node service behind docker compose, jakowenko/double-take#621",
+     "double-take    | error: compreface process error: connect ECONNREFUSED 127.0.0.1:80"),
+    ("real gst-launch refusing its pipeline (under WARNING), joshualemmon/gst-plugins-tf#1",
+     'WARNING: erroneous pipeline: no element "gst_tf_detection"'),
+    ("real mmdetection, open-mmlab/mmdetection#6303", "No such file ''"),
 ]
 
 NOT_ERRORS = [
@@ -440,6 +466,15 @@ NOT_ERRORS = [
     "[h264 @ 0x564788364c80] error while decoding MB 27 31, bytestream -7",
     "rpc error: code = OK desc = ",
     "    from pycuda.compyte.dtypes import (  # noqa: F401",
+    # first-sight batch 32's neighbours: an app's status tag over a step that went well, Unreal's warnings and display
+    # lines, a function that is called with a keyword it takes, a check that passed
+    "[FACEFUSION.CORE] Merging video with 25.0 FPS",
+    "[2020.10.21-02.11.55:618][  0]LogSerialization: Warning: Attempting to load a BulkData object that cannot be "
+    "loaded from disk",
+    "LogInit: Display: Engine is initialized.",
+    "vkCreateInstance succeeded",
+    "Installing OpenCV, the Open source Computer Vision library... (\u2705 checked) done",
+    "Failed frames: 0",
 ]
 
 

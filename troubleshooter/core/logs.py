@@ -71,7 +71,8 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"[A-Za-z0-9][\w.-]{0,62}[-_]\d+\s+\|\s?(?=\S)", "docker", False),
     # docker compose with a container_name ("frigate           | ERROR: ..."): a lowercase name padded to the column,
     # then a line that starts as a log line does (a level word, a bracket, a date), unlike a table's "Flags  | [FP16]"
-    (r"[a-z][\w.-]{1,62} {2,}\| ?(?=(?:ERROR|WARN|WARNING|INFO|DEBUG|CRITICAL|FATAL)[:\s\]]|\[|\d{4}-\d\d-\d\d)",
+    # (a level word in any case: a Node service's "double-take    | error: compreface process error: ...")
+    (r"[a-z][\w.-]{1,62} {2,}\| ?(?=(?:" + _LVL_ANY_CASE + r")[:\s\]]|\[|\d{4}-\d\d-\d\d)",
      "docker", False),
     # ROS 2 launch: "[autoware_bevfusion_node-1] ", "[detectnet-2] " (the node's name and its process number)
     (r"\[[A-Za-z_][\w.]{0,62}-\d{1,3}\]\s+(?=\S)", None, False),
@@ -90,7 +91,15 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # TensorFlow (TF-TRT): "2023-01-27 14:05:53.348636: W tensorflow/.../dso_loader.cc:64] "
     (r"(?:\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+)?: (?P<lvl>[IWEF]) [^\s\]]+:\d+\]\s?", "tensorflow", False),
     # GLib / GStreamer: "(gst-plugin-scanner:7): GStreamer-WARNING **: 18:43:36.486: "
-    (r"\([\w.-]+:\d+\): [\w-]+?-" + _LVL + r" \*\*: (?:[\d:.]+: )?", "glib", False),
+    # (or with no log domain, after GLib's own stars: "** (gst-launch-1.0:5919): CRITICAL **: 17:47:53.770: ")
+    (r"(?:\*\* )?\([\w.-]+:\d+\): (?:[\w-]+?-)?" + _LVL + r" \*\*: (?:[\d:.]+: )?", "glib", False),
+    # Unreal Engine's log: "[2020.10.21-02.11.56:403][  0]AzureKinectDeviceLog: Error: ..." (its time and frame, then
+    # the log category and the verbosity; Display and Log are its info)
+    (r"(?:\[\d{4}\.\d\d\.\d\d-\d\d\.\d\d\.\d\d:\d{3}\]\[\s*\d+\])?(?:Log[A-Z]\w{0,60}|[A-Z]\w{1,60}Log\w{0,40}): "
+     r"(?:(?P<lvl>Error|Warning|Fatal)|Display|Log|Verbose|VeryVerbose): ", None, False),
+    # a C/C++ logger that prints its source location, then the level ("tensorrt_logger.h:51: Error: ERROR: ...", TVM's
+    # TensorRT runtime; not a compiler's "file.cpp:12:5: error:", which has a column and its own rule)
+    (r"[\w./\\-]{1,300}\.(?:h|hpp|c|cc|cpp|cu|cxx|py):\d+: (?P<lvl>Error|ERROR|Fatal|FATAL|Warning|WARNING): ", None, False),
     # ISO timestamp, optionally bracketed.
     (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False),
     # a Unix epoch time before a bracketed field (ROS 2 launch: "1704759117.6031718 [ERROR] [launch]: ...")
@@ -153,6 +162,8 @@ TRACEBACK_HEADER = r"(?:(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exi
 _TRACEBACK = re_compile(TRACEBACK_HEADER + r"(?::|\s*$)")
 _EXCEPTION = re_compile(
     r"[\"'`]?(?:(?:[A-Za-z_][\w]*\.)+(?:Error|Exception)|(?:[A-Za-z_][\w]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception)|Exception"
+    # a class named for the failure itself ("BackendCompilerFailed: hidet_backend raised NotImplementedError: ...")
+    r"|[A-Z][a-z]+[A-Z][A-Za-z0-9_]*(?:Failed|Failure)"
     # a class of a package's exceptions module, whatever its name: "torch._dynamo.exc.Unsupported: ..."
     r"|(?<=\.)(?:exc|errors?|exceptions?)\.[A-Z][A-Za-z0-9_]*"
     r"|KeyboardInterrupt|SystemExit|pybind11::\w+|nvinfer1::\w+Error"
@@ -216,7 +227,7 @@ _PARSER_FRAME = re_compile(
     r"|^CMake Error at \S{1,300}:\d+ \([\w]{1,60}\):\s*$"
     # GLib's g_critical (GStreamer, DeepStream): a failed check the program goes on after, often a consequence of the
     # line that says what failed ("Failed to load config file"); it leads only a paste that holds nothing else
-    r"|^\([\w.-]+:\d+\): [\w-]+?-CRITICAL \*\*: "
+    r"|^(?:\*\* )?\([\w.-]+:\d+\): (?:[\w-]+?-)?CRITICAL \*\*: "
     # loguru's header over a traceback it caught: the exception line under it says what failed
     r"|^An error has been caught in function '[^'\n]{1,120}', process '[^'\n]{1,120}' \(\d+\), "
     r"thread '[^'\n]{1,120}' \(\d+\):\s*$"
@@ -228,7 +239,10 @@ _PARSER_FRAME = re_compile(
     # app's startup traceback ("ERROR:    Application startup failed. Exiting.")
     r"|^(?:[\w.]+Error: )?The following operation failed in the TorchScript interpreter\.\s*$"
     r"|^(?:[\w.]+\.)?TVMError: Traceback \(most recent call last\):\s*$"
-    r"|^Application startup failed\. Exiting\.\s*$")
+    r"|^Application startup failed\. Exiting\.\s*$"
+    # ComfyUI's error report in Markdown: the exception's class on its own line, the message on the next
+    # ("- **Exception Type:** Exception" over "- **Exception Message:** Unable to import dependency onnxruntime.")
+    r"|^- \*\*Exception Type:\*\* ")
 """The frame of an error report, each line under the error tag: the ONNX parser's dump of the node it failed on
 ("--- Begin node ---", its inputs, name and op type) and its "In function X:" header, Paddle's report headers, the
 linker's "in function" header, GLib's CRITICAL checks, the web UI's "Error loading script: X". A failure (a report is
@@ -266,6 +280,11 @@ _PAYLOAD_ERROR = re_compile(
     r"|\bUNAVAILABLE: |\[ONNXRuntimeError\]|^\*+ EP Error \*+|\bException during initialization\b"
     r"|\bParameter check failed at: "  # TensorRT's API argument checks (an untagged paste of one, too)
     r"|^error: "  # a GStreamer element's error (DeepStream's nvinfer), which its debug log tags WARN
+    # gst-launch refusing the pipeline it was given, which it prints as "WARNING: erroneous pipeline: no element ..."
+    r"|\berroneous pipeline: "
+    # the kernel's account of a process it stopped (dmesg, syslog): an instruction the CPU lacks, a bad address
+    r"|\btraps: \S{1,80}\[\d+\] (?:trap )?(?:invalid opcode|divide error|general protection|stack segment)\b"
+    r"|\b\S{1,80}\[\d+\]: segfault at [0-9a-f]+ ip [0-9a-f]+ sp [0-9a-f]+ error \d+"
     r"|\bAccess violation (?:reading|writing|executing) location\b|\bexport failure\b"
     # glibc's heap checks, printed just before the abort they cause
     r"|^(?:double free or corruption|free\(\): |malloc\(\): |realloc\(\): |munmap_chunk\(\): |malloc_consolidate\(\): "
@@ -304,6 +323,23 @@ MAKE_FATAL = r"^\S{1,300}:\d+: \*\*\* .{1,600}?\bStop\.?\s*$"
 """GNU make's own fatal form (`$(error ...)`, a missing separator): "Makefile:236: *** <message>.  Stop."."""
 _UNTAGGED_FAILURE = re_compile(
     r"\b(?:[Ff]ailed|FAILED) to [a-z]{3,}"  # "Failed to <do something>": on an untagged line, a failure
+    # a step named as failed, at the line's start ("Failed inference for CodeFormer: ...", "Diarization failed: module
+    # ..."); an app's own status tag over a step that failed or found nothing ("[FACEFUSION.CORE] Merging video failed",
+    # "[ROOP.CORE] Frames not found..."); ComfyUI's import-times table ("0.0 seconds (IMPORT FAILED): <node folder>")
+    r"|^[Ff]ailed [a-z]{3,}(?: [a-z]{2,}){0,2} (?:for|of|on|in|with) [^:\n]{1,80}: \S"
+    r"|^[A-Z][a-z]{2,}(?: [a-z]{2,}){0,3} failed: \S"
+    r"|^\[[A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)+\] [^\n]{1,120}? (?:failed|not found)[.!]{0,3}\s*$"
+    r"|\(IMPORT FAILED\): "
+    # Python's own exception texts printed without the exception's name, by an app that caught it
+    r"|\bgot an unexpected keyword argument [`'\"]|\bhas no attribute [`'\"]\w|\bobject is not (?:callable|subscriptable)\b"
+    r"|\btakes \d+ positional arguments? but \d+ (?:were|was) given\b|\bmissing \d+ required (?:positional|keyword-only) argument"
+    # a native API call that failed with its code ("vkCreateInstance failed -9", ncnn's Vulkan start-up), an app that
+    # found no backend or device to run on ("No onnxruntime backend found.", "invalid gpu device")
+    r"|\b[a-z][a-z0-9]{0,7}[A-Z]\w{2,60} failed:? -?\d+\b"
+    r"|^No [\w.-]{1,40} (?:backend|provider|runtime|driver|device|GPU)s? (?:found|available|detected)\b"
+    r"|\binvalid (?:gpu|GPU|cuda|CUDA|vulkan|Vulkan) device\b|^No such file(?: or directory)?\b"
+    # an installer's check marked failed ("Installing OpenCV ... (\u274c failed check) done", CodeProject.AI)
+    r"|\u274c (?:[Ff]ailed|FAILED|[Ee]rror|ERROR)\b"
     r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
@@ -599,6 +635,14 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "fatal exception", "NCCL error", "undefined reference", "has been aborted", "Parameter check failed",
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
                  "Invalid Node", "rpc error", "values not close enough", "is not supported",
+                 "erroneous pipeline", "traps: ", "segfault at", "IMPORT FAILED", "unexpected keyword argument",
+                 "has no attribute", "is not callable", "is not subscriptable", "positional argument", "required positional",
+                 "required keyword-only", "No such file", "gpu device", "GPU device", "cuda device", "CUDA device",
+                 "vulkan device", "Vulkan device",
+                 "Failure:",
+                 # "No onnxruntime backend found." (`_UNTAGGED_FAILURE`)
+                 *(f"{noun}{plural} {verb}" for noun in ("backend", "provider", "runtime", "driver", "device", "GPU")
+                   for plural in ("", "s") for verb in ("found", "available", "detected")),
                  ": E ", ": F ",  # TensorFlow's E and F lines
                  "error C", "error LNK", "error MSB",  # MSVC, its linker, MSBuild
                  "Error response from daemon",
