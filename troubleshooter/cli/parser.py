@@ -103,7 +103,32 @@ def _diagnose_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> N
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-_RAW = argparse.RawDescriptionHelpFormatter
+class _RAW(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description formatter, told the width instead of asking shutil for it: argparse makes a
+    formatter for every option it declares, and importing shutil (with bz2, lzma and zlib) cost every one-shot run
+    ~6 ms (benchmarks/bench_startup.py). The width is the one shutil.get_terminal_size gives argparse."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width,
+                         **kwargs)
+
+
+def _help_width() -> int:
+    """COLUMNS, else the terminal's width, else 80, less the 2 columns argparse keeps (shutil's rule, as argparse
+    uses it)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns if columns > 0 else 80) - 2
+
+
 _DESCRIPTION = "Why did my TensorRT build fail? Reads a log, answers with the cause, the proof and the fix."
 
 
