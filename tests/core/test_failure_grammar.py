@@ -369,6 +369,20 @@ ERRORS = [
     ("real gst-launch refusing its pipeline (under WARNING), joshualemmon/gst-plugins-tf#1",
      'WARNING: erroneous pipeline: no element "gst_tf_detection"'),
     ("real mmdetection, open-mmlab/mmdetection#6303", "No such file ''"),
+    # first-sight batch 33 (sample_logs/first-sight/batch-33), learned after its first-sight score
+    ("real docker compose, fangfufu/Linux-Fake-Background-Webcam#12",
+     "for linux-fake-background-webcam-master_fakecam_1  Cannot start service fakecam: error gathering device "
+     'information while adding custom device "/dev/video2": no such file or directory'),
+    ("real CTranslate2 in BallonsTranslator, dmMaze/BallonsTranslator#869",
+     "Unsupported model binary version. This executable supports models with binary version v6 or below, but the "
+     "model has binary version v67324752."),
+    ("real CTranslate2, OpenNMT/CTranslate2#1076",
+     "Conv1D on GPU currently requires the cuDNN library which is not integrated in this build"),
+    ("real the kernel's kill after a progress bar, Rudrabha/Wav2Lip#469",
+     "  0%|          | 0/2 [00:00<?, ?it/sKilled"),
+    ("real gRPC-go's dial error, NVIDIA/k8s-device-plugin#438",
+     '}. Err: connection error: desc = "transport: Error while dialing dial tcp 10.xx.xxx.xxx:8080: connect: connection '
+     'refused"'),
 ]
 
 NOT_ERRORS = [
@@ -600,7 +614,9 @@ def test_an_apps_step_header_does_not_lead_ahead_of_the_error_under_it() -> None
            " index: 1 Got: 1 Expected: 3\n"
            " Please fix either the inputs or the model.\n")
     report = diagnose(log)
-    assert report.first_error is not None and report.first_error.text.startswith("[ONNXRuntimeError] : 2")
+    # the error under the header leads: ONNX Runtime's shape check, diagnosed (engine-io-mismatch, since batch 33)
+    assert report.first_error is None and report.diagnoses[0].id == "engine-io-mismatch"
+    assert report.diagnoses[0].evidence[0].line == 3
     # alone, the header is the failure a paste shows
     alone = diagnose("An error occurred in a ONNX Upscale Image node:\n")
     assert alone.failure and alone.first_error is not None
@@ -721,3 +737,35 @@ def test_an_ipython_traceback_cut_before_its_exception_leads_with_its_header() -
     report = diagnose(log)
     assert report.exit_status == 1
     assert report.first_error is not None and report.first_error.text.startswith("AttributeError ")
+
+
+def test_a_traceback_logged_line_by_line_under_an_error_tag_leads_with_its_exception() -> None:
+    """vLLM logs a worker's traceback with its own tag on every line (real: gpustack#2723, first-sight batch 32; the
+    paste starts mid-traceback): the frames, source lines and `^^^^` marks are tagged ERROR too, but the exception
+    line that ends the traceback leads, and the marks are not error lines at all."""
+    log = (
+        "ERROR 08-14 13:42:42 [core.py:632]                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        'ERROR 08-14 13:42:42 [core.py:632]   File "/root/.local/share/pipx/venvs/vllm/lib/python3.11/site-packages/'
+        'vllm/v1/executor/multiproc_executor.py", line 446, in wait_for_ready\n'
+        "ERROR 08-14 13:42:42 [core.py:632]     raise e from None\n"
+        "ERROR 08-14 13:42:42 [core.py:632] Exception: WorkerProc initialization failed due to an exception in a "
+        "background process. See stack trace for root cause.\n"
+    )
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.line == 4
+    assert not is_error_line(parse_line(1, log.splitlines()[0]))
+    # the worker's rank in Ray-style brackets, and vLLM's older "file.py:line]" form, are read as prefixes too
+    for line in ("(VllmWorker rank=2 pid=808339) ERROR 06-10 03:43:33 [multiproc_executor.py:487] WorkerProc failed "
+                 "to start.", "ERROR 03-02 17:57:30 engine.py:242] WorkerProc failed to start."):
+        parsed = parse_line(1, line)
+        assert parsed.level is Level.ERROR and parsed.text == "WorkerProc failed to start."
+
+
+def test_a_run_of_error_lines_without_a_frame_is_not_taken_for_a_traceback() -> None:
+    """Only a run that holds a `File "...", line N` frame is a traceback's body: two tagged errors before an exception
+    line keep the first one leading."""
+    log = ("[E] model.onnx could not be opened\n"
+           "[E] Engine could not be created\n"
+           "RuntimeError: build failed\n")
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.line == 1

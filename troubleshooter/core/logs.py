@@ -77,7 +77,12 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # ROS 2 launch: "[autoware_bevfusion_node-1] ", "[detectnet-2] " (the node's name and its process number)
     (r"\[[A-Za-z_][\w.]{0,62}-\d{1,3}\]\s+(?=\S)", None, False),
     # Ray: "(ServeController pid=910) ", "(pid=1234, ip=10.0.0.5) ", "(RayWorker pid=77) " before a worker's line
-    (r"\((?:[A-Za-z_][\w.:-]{0,80} )?pid=\d+(?:, ip=[\d.]+)?\)\s+(?=\S)", None, False),
+    # (vLLM's workers add their rank: "(VllmWorker rank=2 pid=808339) ")
+    (r"\((?:[A-Za-z_][\w.:-]{0,80} )?(?:(?:rank|tp|dp|pp|ep)=\d+ )*pid=\d+(?:, ip=[\d.]+)?\)\s+(?=\S)", None, False),
+    # vLLM's logger: "ERROR 10-24 03:34:42 [core.py:797] " (older releases: "ERROR 03-02 17:57:30 engine.py:242] "), the
+    # traceback it logs line by line under it keeping its own indentation
+    (r"(?P<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? "
+     r"(?:\[[\w./-]{1,80}:\d+\]|[\w./-]{1,80}:\d+\]) ?", None, False),
     # syslog / journalctl: "Nov  3 10:02:25 jetbot-2G nvargus-daemon[5043]: "
     (r"[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]{1,60}(?:\[\d+\])?: ", None, False),
     # ONNX Runtime: "2024-01-01 10:00:00.123 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
@@ -340,6 +345,15 @@ _UNTAGGED_FAILURE = re_compile(
     r"|\binvalid (?:gpu|GPU|cuda|CUDA|vulkan|Vulkan) device\b|^No such file(?: or directory)?\b"
     # an installer's check marked failed ("Installing OpenCV ... (\u274c failed check) done", CodeProject.AI)
     r"|\u274c (?:[Ff]ailed|FAILED|[Ee]rror|ERROR)\b"
+    # first-sight batch 33: docker compose refusing to start a service ("Cannot start service fakecam: error gathering
+    # device information ..."); a program refusing a file of another format version ("Unsupported model binary version.
+    # This executable supports models with binary version v6 or below", CTranslate2); a feature its build lacks ("Conv1D
+    # on GPU currently requires the cuDNN library which is not integrated in this build"); the kernel's kill glued to a
+    # progress bar ("0/2 [00:00<?, ?it/sKilled"); gRPC-go's dial error ("Err: connection error: desc = \"transport: Error
+    # while dialing ... connect: connection refused\"")
+    r"|\bCannot start service [\w.-]{1,80}: |^Unsupported (?:model|file|binary|format|data)[\w ]{0,30} version\b"
+    r"|\bnot (?:integrated|included|enabled|compiled) in this build\b|(?:it/s|s/it)\]?Killed\b"
+    r"|\bErr: connection error: desc = "
     r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
@@ -636,6 +650,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
                  "Invalid Node", "rpc error", "values not close enough", "is not supported",
                  "erroneous pipeline", "traps: ", "segfault at", "IMPORT FAILED", "unexpected keyword argument",
+                 "Cannot start service", "Unsupported ", "in this build", "Killed", "connection error: desc",
                  "has no attribute", "is not callable", "is not subscriptable", "positional argument", "required positional",
                  "required keyword-only", "No such file", "gpu device", "GPU device", "cuda device", "CUDA device",
                  "vulkan device", "Vulkan device",
@@ -962,9 +977,14 @@ def level_ok(line_level: Level | None, required: LineLevel) -> bool:
     return line_level is None or line_level.rank >= LEVEL_FLOOR[required]
 
 
+_DECORATION = re_compile(r"[\s^~=*#|+.-]*$")
+"""A line of marks only (Python's `^^^^` under a frame, a rule of dashes), which a logger tags like the lines around it."""
+
+
 def is_error_line(line: LogLine) -> bool:
-    """An error line that deserves an explanation."""
-    return line.level is not None and line.level.rank >= Level.ERROR.rank and bool(line.text)
+    """An error line that deserves an explanation (not a line of marks under an error tag)."""
+    return (line.level is not None and line.level.rank >= Level.ERROR.rank and bool(line.text)
+            and _DECORATION.match(line.text) is None)
 
 
 def decode_line(data: bytes) -> str:

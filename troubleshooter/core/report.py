@@ -134,6 +134,30 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
     return Findings(env, diagnoses, unexplained, failure, first_error, notes)
 
 
+_TRACEBACK_FRAME = re_compile(r"\s*File \"[^\"]+\", line \d+")
+
+
+def _without_traceback_body(leaders: list[Unexplained]) -> list[Unexplained]:
+    """A traceback pasted from its middle (its header cut off), or with each of its lines behind a logger's error tag
+    (vLLM logs a worker's traceback so): its frames and source lines are error lines by their tag, but the exception
+    line that ends it says what failed, and leads. The traceback is the run of error lines (one or two untagged or
+    blank lines apart, Python's `^^^^` marks) that ends at an exception line and holds a `File "...", line N` frame."""
+    from troubleshooter.core.logs import is_exception_line, parse_parts
+
+    ordered = sorted(leaders, key=lambda u: u.line)
+    payloads = [parse_parts(u.text)[2] for u in ordered]
+    body: set[int] = set()
+    for i, text in enumerate(payloads):
+        if not is_exception_line(text):
+            continue
+        j = i
+        while j > 0 and ordered[j].line - ordered[j - 1].line <= 3 and not is_exception_line(payloads[j - 1]):
+            j -= 1
+        if any(_TRACEBACK_FRAME.match(t) for t in payloads[j:i]):
+            body.update(u.line for u in ordered[j:i])
+    return [u for u in leaders if u.line not in body] if body else leaders
+
+
 def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
                env: Environment, guides: Guides | None = None) -> tuple[bool, Unexplained | None]:
     """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
@@ -153,6 +177,7 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     # The ONNX parser's dump of its failing node is a failure, but the line that says why leads (a diagnosis, or
     # the next unexplained line); the dump leads only a paste that holds nothing else.
     leaders = [u for u in failing if not is_report_frame(u.text)]
+    leaders = _without_traceback_body(leaders)
     diagnosed = min((e.line for d in errors for e in d.evidence if e.role == "trigger"), default=None)
     if diagnosed is not None:
         # A native stack trace after a diagnosed line (gdb's "#0  0x... in f () from lib.so" after the crash's own
