@@ -27,7 +27,7 @@ PATTERNS: list[tuple[str | bytes, int]] = [
 
 @pytest.fixture
 def fresh_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, value in (("_records", {}), ("_fresh", set()), ("_used", set()), ("_compiled", {})):
+    for name, value in (("_records", {}), ("_fresh", set()), ("_compiled", {})):
         monkeypatch.setattr(programs, name, value)
 
 
@@ -49,7 +49,7 @@ def test_a_table_round_trip_rebuilds_equal_patterns_without_parsing(monkeypatch:
     assert table is not None and len(table) == len(PATTERNS)
     assert programs.export() is None  # nothing new since
 
-    for name, value in (("_records", {}), ("_fresh", set()), ("_used", set()), ("_compiled", {})):
+    for name, value in (("_records", {}), ("_fresh", set()), ("_compiled", {})):
         monkeypatch.setattr(programs, name, value)
     assert programs.seed(table) == len(PATTERNS)
     monkeypatch.setattr(programs, "_record", lambda *_: pytest.fail("parsed again"))

@@ -39,12 +39,11 @@ RUNTIME = (f"{sys.implementation.cache_tag}-{getattr(_ENGINE, 'MAGIC', 0)}-{geta
 not used. A caller keeps one table per value."""
 
 MAX_RECORDS = 2048
-"""A table larger than this is written back with only the records this process used (the literal finder's
+"""A table larger than this is written back with only the records this process compiled (the literal finder's
 passes change with the KB: old ones would pile up)."""
 
 _records: dict[Key, Record] = {}
 _fresh: set[Key] = set()
-_used: set[Key] = set()
 _compiled: dict[Key, re.Pattern[Any]] = {}
 
 
@@ -54,7 +53,6 @@ def re_compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     done = _compiled.get(key)
     if done is not None:
         return done
-    _used.add(key)
     record = _records.get(key)
     if record is not None:
         try:
@@ -118,6 +116,6 @@ def export() -> list[tuple[Any, ...]] | None:
     """The table to keep, when this process made records the table did not hold; else None (nothing to write)."""
     if not _fresh:
         return None
-    keys = list(_records) if len(_records) <= MAX_RECORDS else [k for k in _records if k in _used]
+    keys = list(_records) if len(_records) <= MAX_RECORDS else [k for k in _records if k in _compiled]
     _fresh.clear()
     return [(k[0], k[1], *_records[k]) for k in keys]

@@ -103,7 +103,7 @@ def _diagnose_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> N
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-class _RAW(argparse.RawDescriptionHelpFormatter):
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
     """argparse's raw-description formatter, told the width instead of asking shutil for it: argparse makes a
     formatter for every option it declares, and importing shutil (with bz2, lzma and zlib) cost every one-shot run
     ~6 ms (benchmarks/bench_startup.py). The width is the one shutil.get_terminal_size gives argparse."""
@@ -143,7 +143,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
               "       trt-why COMMAND [options] ...     (trt-why COMMAND --help)",
         description=_DESCRIPTION,
         epilog="A log named like a command: trt-why ./tui (or trt-why -- tui).\n\n" + exit_codes_help(),
-        formatter_class=_RAW,
+        formatter_class=_RawFormatter,
     )
     root.add_argument("-V", "--version", action=_Version, help="print trt-why's version and exit")
     # What `trt-why LOG` takes, shown here and parsed by `diagnose` (main() puts the command in front).
@@ -155,7 +155,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (about, declare) in COMMANDS.items():
         # diagnose is the default command: its usage is `trt-why [options] LOG`.
         prog = "trt-why" if name == "diagnose" else f"trt-why {name}"
-        p = sub.add_parser(name, prog=prog, help=about, formatter_class=_RAW)
+        p = sub.add_parser(name, prog=prog, help=about, formatter_class=_RawFormatter)
         p.set_defaults(parser=p)
         if command is None or command == name:
             declare(p)
