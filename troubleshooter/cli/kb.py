@@ -99,10 +99,10 @@ def kb_show(args: argparse.Namespace) -> int:
 
 
 def kb_validate(args: argparse.Namespace) -> int:
-    from troubleshooter.cli.kb_selftest import validate, validate_kinds
+    from troubleshooter.cli.kb_selftest import validate, validate_kinds, validate_packages
 
     kb = _load(args)
-    problems = validate(kb) + _scaffolds(kb) + validate_kinds()
+    problems = validate(kb) + _scaffolds(kb) + validate_kinds() + validate_packages()
     for line in problems:
         print(line)
     print(f"{len(kb)} entries, {len(problems)} problem(s)")

@@ -130,6 +130,19 @@ def validate_kinds() -> list[str]:
     return out
 
 
+def validate_packages() -> list[str]:
+    """Problems of the built-in module table (`kb/packages/python.yaml`), one line each: the file validates and lists
+    each module once."""
+    from troubleshooter.errors import KBError
+    from troubleshooter.kb.packages import load_packages
+
+    try:
+        load_packages()
+    except KBError as exc:
+        return [str(exc)]
+    return []
+
+
 def run_kind_examples(kinds: Sequence[OutsideKind] | None = None) -> list[CaseResult]:
     """Each outside kind's examples, read as a report reads a line (its wrapper off), get that kind first."""
     from troubleshooter.core.logs import parse_line

@@ -79,9 +79,12 @@ def placeholders(text: str) -> set[str]:
 
 
 ENV_PLACEHOLDERS = ("tensorrt_version", "cuda_version", "driver_version", "gpu", "compute_capability", "platform")
-DERIVED_PLACEHOLDERS = ("newest_release",)
+DERIVED_PLACEHOLDERS = ("newest_release", "pip_package", "pip_note")
 """Values the engine works out rather than reads: `newest_release`, the newest TensorRT out by the log's own date
-(absent without a dated log, so a `[[...]]` part that uses it is left out)."""
+(absent without a dated log, so a `[[...]]` part that uses it is left out); `pip_package` and `pip_note`, what
+provides the missing module a signature captured (`module_path`, else `dependency`), from `kb/packages/python.yaml`
+(`pip_package` is the module's own top-level name when the table has no row, `pip_note` then absent)."""
+_MODULE_CAPTURES = ("module_path", "dependency")
 
 
 MISSING = "\x00missing\x00"
@@ -106,7 +109,21 @@ def template_values(captures: dict[str, str], env: Environment, names: set[str] 
     out_by_then = possible_releases(env.log_date) if env.log_date else []
     newest = f"TensorRT {out_by_then[-1]}" if out_by_then else MISSING
     vals.setdefault("newest_release", newest)
+    vals.update(_pip_values(captures) or {"pip_package": MISSING, "pip_note": MISSING})
     return vals
+
+
+def _pip_values(captures: dict[str, str]) -> dict[str, str]:
+    """`pip_package` and `pip_note` for the module the log names (none when it names none)."""
+    module = next((captures[k] for k in _MODULE_CAPTURES if captures.get(k, MISSING) != MISSING), None)
+    if module is None:
+        return {}
+    from troubleshooter.kb.packages import install_for
+
+    row = install_for(module)
+    if row is None:
+        return {"pip_package": module.split(".")[0], "pip_note": MISSING}
+    return {"pip_package": row.install, "pip_note": row.note}
 
 
 def advice_for(ranges: Sequence[VersionAdvice], env: Environment, vals: dict[str, str]) -> tuple[str | None, str | None]:
