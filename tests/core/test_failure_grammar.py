@@ -383,6 +383,33 @@ ERRORS = [
     ("real gRPC-go's dial error, NVIDIA/k8s-device-plugin#438",
      '}. Err: connection error: desc = "transport: Error while dialing dial tcp 10.xx.xxx.xxx:8080: connect: connection '
      'refused"'),
+    # first-sight batch 34: rich's bracketed short date (behind a container manager's export), a browser console's
+    # source link, JavaScript's uncaught error, a JSON error object whose message is not its first field, a JSON
+    # message that is an exception line, logfmt's exception value, X11's connection refusal, a module that could not
+    # be launched, the kernel's kill in lower case, DALI's failed check, an assert pasted with its AssertionError
+    ("real immich, immich-app/immich#8474", "[04/02/24 17:44:52] ERROR    Exception in worker process"),
+    ("real immich, immich-app/immich#10726",
+     "2024/07/01 18:06:58\tstdout\t[07/01/24 10:06:58] ERROR    Worker (pid:105) was sent code 139!"),
+    ("real onnxruntime-web, microsoft/onnxruntime#15796",
+     "audioProcessor.js:2 Error during inference: Error: no available backend found. ERR: [webgpu] RuntimeError: null "
+     "function or function signature mismatch"),
+    ("real onnxruntime-web, microsoft/onnxruntime#11980", "Uncaught (in promise) Error: no available backend found. ERR: "),
+    ("real onnxruntime-server, microsoft/onnxruntime#2442",
+     '{"error_code": 400, "error_message": "ONNX Runtime Status Code: 4. No model loaded of that name."}'),
+    ("real infinity, michaelfeil/infinity#106",
+     '   "message": "InternalServerError: the loaded moded cannot fullyfill `rerank`.options are {\'embed\'} inherited '
+     'from model_class=<class \'infinity_emb.transformer.embedder.sentence_transformer.SentenceTransformerPatched\'>",'),
+    ("real milvus, milvus-io/milvus#43225",
+     "reason=<MilvusException: (code=1100, message=invalid parameter[expected=valid index][actual=invalid index type: "
+     "GPU_CAGRA])>"),
+    ("real boxmot, mikel-brostrom/boxmot#417", ": cannot connect to X server"),
+    ("real apollo, ApolloAuto/apollo#4315", "Could not launch module perception. Is it already built?"),
+    ("real torchvision, pytorch/vision#5131", "killed"),
+    ("real DALI, NVIDIA/DALI#1588",
+     'Assert on "HasArgument(name)" failed: Argument "sequence_length" is not supported by operator "VideoReader"'),
+    ("real mmsegmentation, open-mmlab/mmsegmentation#1659",
+     "assert is_tensorrt_plugin_loaded(), 'TensorRT plugin should be compiled.' AssertionError: TensorRT plugin should "
+     "be compiled"),
 ]
 
 NOT_ERRORS = [
@@ -489,6 +516,10 @@ NOT_ERRORS = [
     "vkCreateInstance succeeded",
     "Installing OpenCV, the Open source Computer Vision library... (\u2705 checked) done",
     "Failed frames: 0",
+    # first-sight batch 34's negatives (real, facebookresearch/faiss#3955 and #4194): faiss' loader trying builds it does
+    # not have, under an app's dash-joined format, and faiss-cpu's note that it has no GPU indexes
+    "2024-10-16 16:13:06-INFO-loader.py:79: Could not load library with AVX512 support due to:",
+    "Failed to load GPU Faiss: name 'GpuIndexIVFFlat' is not defined. Will not load constructor refs for GPU indexes.",
 ]
 
 

@@ -327,8 +327,8 @@ def test_tensorrts_own_error_code_line_keeps_the_tensorrt_steps() -> None:
 
 # first-sight batch 15's lines (real, each from the thread named): the step their own words call for
 BATCH_15_STEPS = [
-    ("ERROR: Failed building wheel for pycuda", "pip had no ready-made wheel of `pycuda`", "--only-binary=:all:"),
-    ("Building wheel for pycuda (pyproject.toml) ... error", "pip had no ready-made wheel of `pycuda`", "nvcc"),
+    ("ERROR: Failed building wheel for pycuda", "pip compiled `pycuda` from source", "pip install -v"),
+    ("Building wheel for pycuda (pyproject.toml) ... error", "pip compiled `pycuda` from source", "nvcc"),
     ("E: Version '8.5.2-1+cuda11.4' for 'libnvonnxparsers8' was not found", "apt's repositories have no",
      "apt-cache madison libnvonnxparsers8"),
     ("[11/01/2024-01:16:39] [TRT] [E] 4: [graphShapeAnalyzer.cpp::processCheck::862] Error Code 4: Internal Error "

@@ -232,7 +232,8 @@ _JETSON = re_compile(r"\b(?:Orin|Xavier|Thor)\b|(?i:\b(?:jetson|tegra|l4t|jetpac
                      r"|\bnvmedia\w*")
 _WSL = re_compile(r"microsoft-standard-WSL|\bWSL2?\b|/usr/lib/wsl/")
 # Windows: a drive path, any DLL or program file, the Windows loader's own call, PowerShell's prompt
-_WINDOWS = re_compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]:\\|\bLoadLibrary(?:Ex)?[AW]?\b"
+# (not Python's ctypes.cdll.LoadLibrary, a method every OS has: "dll = ct.cdll.LoadLibrary(str(binary_path))")
+_WINDOWS = re_compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]:\\|(?<!\.)\bLoadLibrary(?:Ex)?[AW]?\b"
                       # a drive written with forward slashes ("C:/Users/tmp.onnx"), a user folder whose colon a
                       # retyped paste lost ("C\Users\me\...")
                       r"|(?<![\w/])[A-Z]:/(?=\w)|(?<![\w\\])[A-Z]\\Users\\"
@@ -255,6 +256,11 @@ _ARM_SERVER = re_compile(r"(?i:\bsbsa\b)|\bGrace\b|\bG[HB]200\b|\bGB10\b")
 # x86 (a desktop or data-center machine, not a Jetson): the architecture, a discrete GPU's name, nvidia-smi's table
 _X86 = re_compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [A-Z]?\d|\bQuadro\b|NVIDIA-SMI \d"
                   r"|\bDriver Version: \d|\b[AHL]\d{2,3}(?:-\w+)? (?:PCIe|SXM)|\bH100\b|\bA100\b")
+# macOS: its loader's words and files (dyld, .dylib, @rpath), a Darwin target, a user folder under /Users. No platform
+# of the KB's is macOS: a log that shows it is read as of an unknown platform (each step says whom it is for), never as a
+# Jetson's for an "arm64" in its paths (an Apple Silicon Mac's "darwin/arm64")
+_MACOS = re_compile(r"\bdarwin\b|\bDarwin\b|\.dylib\b|@rpath/|\bLibrary not loaded: |(?:^|[\s'\"(=:])/Users/[\w.-]+/|\bmacOS\b"
+                    r"|\.app/Contents/")
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
 # /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
 # a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.
@@ -277,7 +283,8 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      ".so.",
                      "x86_64", "amd64", "GeForce", "RTX", "GTX", "Tesla ", "Quadro", "NVIDIA-SMI", "Driver Version: ", "PCIe",
                      "SXM", "H100", "A100",
-                     "aarch64", "arm64", "sbsa", "SBSA", "Grace", "GH200", "GB200", "GB10")
+                     "aarch64", "arm64", "sbsa", "SBSA", "Grace", "GH200", "GB200", "GB10",
+                     "darwin", "Darwin", ".dylib", "@rpath/", "Library not loaded: ", "/Users/", "macOS", ".app/Contents/")
 
 _CMDLINE = re_compile(r"&&&& RUNNING .*?# (?P<cmd>.*)$|(?P<cmd2>(?:\S*/)?(?:trtexec|polygraphy (?:run|convert)) .*)$")
 _PRECISION_LINE = re_compile(r"\bPrecision: (?P<p>[A-Z0-9+]+)|^Flags\s+\|\s+\[(?P<flags>[A-Z0-9_, ]*)\]")
@@ -520,7 +527,7 @@ class EnvCollector:
 
     def _platform(self, no: int, raw: str) -> None:
         for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("windows-dll", _WINDOWS_DLL),
-                         ("linux", _LINUX), ("arm", _ARM),
+                         ("linux", _LINUX), ("arm", _ARM), ("macos", _MACOS),
                          ("arm-server", _ARM_SERVER), ("x86", _X86)):
             if name not in self.platform_hits and rx.search(raw):
                 self.platform_hits[name] = no
@@ -558,23 +565,30 @@ class EnvCollector:
                     if word in m3.group("ep"):
                         self.precisions.setdefault({"half": "fp16", "float16": "fp16", "bfloat16": "bf16"}.get(word, word), no)
 
+    def _platform_read(self) -> tuple[str | None, int | None]:
+        """The platform the log's lines show, and the line that shows it (None, None: none)."""
+        macos = "macos" in self.platform_hits
+        arm_jetson = "arm" in self.platform_hits and "arm-server" not in self.platform_hits and not macos
+        for name in ("jetson", "wsl", "windows", "windows-dll", "arm", "linux"):
+            if macos and name in ("windows-dll", "linux"):
+                continue  # a Mac's /usr paths and a DLL named in passing: still a Mac (an unknown platform here)
+            if name == "arm" and not arm_jetson:
+                continue
+            if name == "windows-dll" and "linux" in self.platform_hits:
+                continue  # a DLL named beside Linux paths: a hint listing each OS's library, not this machine
+            if name in self.platform_hits:
+                return {"arm": "jetson", "windows-dll": "windows"}.get(name, name), self.platform_hits[name]
+        return None, None
+
     def result(self, trt_version_override: str | None = None, platform_override: str | None = None) -> Environment:
         vals = {k: v[1] for k, v in self.values.items()}
         sources = {k: v[2] for k, v in self.values.items()}
         if trt_version_override:
             vals["tensorrt_version"] = trt_version_override
             sources.pop("tensorrt_version", None)
-        platform: str | None = None
-        arm_jetson = "arm" in self.platform_hits and "arm-server" not in self.platform_hits
-        for name in ("jetson", "wsl", "windows", "windows-dll", "arm", "linux"):
-            if name == "arm" and not arm_jetson:
-                continue
-            if name == "windows-dll" and "linux" in self.platform_hits:
-                continue  # a DLL named beside Linux paths: a hint listing each OS's library, not this machine
-            if name in self.platform_hits:
-                platform = {"arm": "jetson", "windows-dll": "windows"}.get(name, name)
-                sources["platform"] = self.platform_hits[name]
-                break
+        platform, line = self._platform_read()
+        if line is not None:
+            sources["platform"] = line
         if platform is None and vals.get("compute_capability") in ("5.3", "6.2", "7.2", "8.7"):
             platform = "jetson"  # integrated-GPU compute capabilities exist only on Jetson / DRIVE
         # Linux read from a path alone: a Jetson has the same paths; only something x86 rules it out

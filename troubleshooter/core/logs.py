@@ -105,6 +105,16 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # a C/C++ logger that prints its source location, then the level ("tensorrt_logger.h:51: Error: ERROR: ...", TVM's
     # TensorRT runtime; not a compiler's "file.cpp:12:5: error:", which has a column and its own rule)
     (r"[\w./\\-]{1,300}\.(?:h|hpp|c|cc|cpp|cu|cxx|py):\d+: (?P<lvl>Error|ERROR|Fatal|FATAL|Warning|WARNING): ", None, False),
+    # first-sight batch 34: a container manager's export of a container's log ("2024/07/01 18:06:58\tstdout\t", the
+    # time, the stream, tabs); Python's rich handler ("[04/02/24 17:44:52] ERROR    Exception in worker process": its
+    # short date and time bracketed, the level as the next field); a logging format that joins time, level and the
+    # file with dashes ("2024-10-16 16:13:06-INFO-loader.py:79: ", faiss' loader under an app's format); a browser
+    # console's source link before a script's message ("audioProcessor.js:2 Error during inference: ...")
+    (r"\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}\t(?:stdout|stderr)\t", "docker", False),
+    (r"\[\d{1,2}/\d{1,2}/\d{2}(?:\d{2})? \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s+(?=\S)", None, False),
+    (r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?-(?P<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL)-[\w.-]{1,80}:\d+:\s?",
+     "python-logging", False),
+    (r"[\w.-]{1,80}\.(?:js|mjs|cjs|ts):\d+ (?=\S)", None, False),
     # ISO timestamp, optionally bracketed.
     (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False),
     # a Unix epoch time before a bracketed field (ROS 2 launch: "1704759117.6031718 [ERROR] [launch]: ...")
@@ -191,7 +201,13 @@ _LEVEL_FIELD = re_compile(
     # ("pointNum : {51916}[01/18/2022-11:34:29] [E] [Error] File Size Error! 1038336")
     r"|\S\[\d{2}/\d{2}/\d{4}-\d{2}:\d{2}:\d{2}\] \[(?P<trtmid>[EFWIV])\] "
     # a server's JSON error object as the whole line: {"error": "..."}
-    r"|^\{\s*\"(?P<json>error|err|exception)\"\s*:"
+    r"|^\{\s*\"(?P<json>error|err|exception|error_message|errorMessage|error_msg)\"\s*:"
+    # first-sight batch 34: a JSON field whose value is an exception line (infinity's '"message": "InternalServerError:
+    # ..."'), a logfmt field holding an exception's repr (Milvus' "reason=<MilvusException: (code=1100, ...)>")
+    r"|\"(?:message|detail|msg|error)\"\s*:\s*\"(?P<jexc>(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)): "
+    # and a JSON error object whose message field is not its first ('{"error_code": 400, "error_message": "..."}')
+    r"|\"(?P<jerr>error_message|errorMessage|error_msg)\"\s*:\s*\"\S"
+    r"|\b(?:reason|error|err|exception|cause)=<?(?P<kvexc>(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception))\b"
     # a bracketed time, then the level, anywhere (a Rust service's log line inside another wrapper's JSON message):
     # "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo ...]"
     r"|\[(?:\d{2,4}[-/])?\d{1,2}[-/]\d{1,2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+(?P<brk>ERROR|FATAL|CRITICAL|WARN|WARNING)\b"
@@ -207,12 +223,17 @@ _LEVEL_FIELD = re_compile(
 )
 """A level (or an error object) that a wrapper puts somewhere other than the line's start: read when no
 prefix rule gave the line a level."""
+_ERROR_OBJECTS = frozenset({"json", "jname", "jexc", "kvexc", "jerr"})
+"""`_LEVEL_FIELD`'s groups that find an error object (a JSON error, an exception's name) rather than a level word."""
 _WARN_CALL = re_compile(r"\s*warnings\.warn\(")
 """The source line Python prints under a warning (`  warnings.warn("Cannot load onnxruntime.capi. Error: ...")`): code,
 whatever words its message holds; the warning line above it says what happened."""
 _FALLBACK = re_compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b"
                        # "Could not read timing cache from: X. A new timing cache will be generated and written." (vs-mlrt)
-                       r"|\.\s+A new [\w -]{1,40} will be (?:generated|created|built|written)\b")
+                       r"|\.\s+A new [\w -]{1,40} will be (?:generated|created|built|written)\b"
+                       # "Failed to load GPU Faiss: name 'GpuIndexIVFFlat' is not defined. Will not load constructor refs
+                       # for GPU indexes." (faiss-cpu's import, first-sight batch 34)
+                       r"|\.\s+Will not (?:load|use|register|try)\b")
 """A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"; a cache it
 could not read and makes anew): the words of a failure, on a line that reports none."""
 _PARSER_FRAME = re_compile(
@@ -354,6 +375,12 @@ _UNTAGGED_FAILURE = re_compile(
     r"|\bCannot start service [\w.-]{1,80}: |^Unsupported (?:model|file|binary|format|data)[\w ]{0,30} version\b"
     r"|\bnot (?:integrated|included|enabled|compiled) in this build\b|(?:it/s|s/it)\]?Killed\b"
     r"|\bErr: connection error: desc = "
+    # first-sight batch 34: JavaScript's uncaught error (a browser's console, Electron: "Uncaught (in promise) Error: no
+    # available backend found."); DALI's failed check ('Assert on "HasArgument(name)" failed: Argument ...'); an assert
+    # statement and its AssertionError pasted on one line ("assert is_tensorrt_plugin_loaded(), '...' AssertionError:
+    # TensorRT plugin should be compiled"); the kernel's kill as a lower-case word alone
+    r"|^Uncaught (?:\(in promise\) )?(?:[A-Z]\w*)?(?:Error|Exception)\b|\bAssert on \"[^\"\n]{1,300}\" failed\b"
+    r"|^\s*assert [^\n]{1,300}?\sAssertionError\b|^killed\s*$"
     r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
@@ -446,7 +473,7 @@ _UNTAGGED_FAILURE = re_compile(
     r"|\b(?:Could not|could not|Couldn't|couldn't|Unable to(?! find image '[^']{1,200}' locally)|unable to|Cannot|cannot"
     r"|Can not|can not|Can't|can't)"
     r" (?:parse|create|load|open|build"
-    r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate)\b"
+    r"|deserialize|initiali[sz]e|allocate|read|import|register|find|locate|connect|launch|start|execute)\b"
     # Python's OSError text printed alone ("[Errno 2] No such file or directory: '...engine'"), a short "X not found."
     # line, a binary for another CPU ("exec format error"), a server with no GPU, NVIDIA's profilers' error lines
     r"|^\[(?:Errno|WinError) \d+\] |^[\w .'/-]{1,60}\bnot found(?:[.!]|, at \S{1,200})?\s*$|\bexec format error\b"
@@ -655,7 +682,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "has no attribute", "is not callable", "is not subscriptable", "positional argument",
                  "required keyword-only", "No such file", "gpu device", "GPU device", "cuda device", "CUDA device",
                  "vulkan device", "Vulkan device",
-                 "Failure:",
+                 "Failure:", "Uncaught", "Assert on", "killed",
                  # "No onnxruntime backend found." (`_UNTAGGED_FAILURE`)
                  *(f"{noun}{plural} {verb}" for noun in ("backend", "provider", "runtime", "driver", "device", "GPU")
                    for plural in ("", "s") for verb in ("found", "available", "detected")),
@@ -899,7 +926,7 @@ def _make_parser(dispatch_after: int = DISPATCH_AFTER) -> Callable[[str], tuple[
                 m = level_field(rest)
                 if m is not None:
                     found = m.lastgroup
-                    level = error if found in ("json", "jname") else words.get((m.group(found) or "").upper())  # type: ignore[arg-type]
+                    level = error if found in _ERROR_OBJECTS else words.get((m.group(found) or "").upper())  # type: ignore[arg-type]
         if origin == "trt":
             origin = "python" if raw.lstrip().startswith("[TRT]") or "] [TRT] [" in raw else "trtexec"
         text = rest.strip()

@@ -72,7 +72,8 @@ _WIN_HOME = re.compile(r"(?i)\b[A-Z]:\\(?:Users|Documents and Settings)\\"
 _POSIX_HOME = re.compile(
     # a path alone, or glued to a compiler's include or library flag ("-I/home/<user>/...", "-L/home/...") or to a
     # word when a folder follows ("from file/home/<user>/model.onnx", the plugin ASSERT's "#assertion/home/<user>/...")
-    r"(?:(?<![\w.~-])|(?<=\s-[IL])|(?<=^-[IL])|(?<=[A-Za-z])(?=/(?:home\d*|Users)/[\w.@+-]+/))(?:/mnt/[a-z]|/[a-z](?=/Users/))?(?:/[\w.-]+)*?/(?:home\d*|Users)/"
+    # (a lower-case /users/ too: a cluster's home folders, "/users/<user>/.conda/envs/...")
+    r"(?:(?<![\w.~-])|(?<=\s-[IL])|(?<=^-[IL])|(?<=[A-Za-z])(?=/(?:home\d*|[Uu]sers)/[\w.@+-]+/))(?:/mnt/[a-z]|/[a-z](?=/Users/))?(?:/[\w.-]+)*?/(?:home\d*|[Uu]sers)/"
     r"(?P<user>[\w.@+-]+)(?=/|\b|$)"
     r"|(?<![\w.~-])/root(?=/|\s|$|[\"':,)\]])|(?<![\w~])~(?=/)")
 _PROMPT = re.compile(
