@@ -23,6 +23,12 @@ PLATFORMS: tuple[Platform, ...] = get_args(Platform)
 PLATFORM_NAMES: dict[Platform, str] = {"linux": "Linux", "windows": "Windows", "wsl": "WSL", "jetson": "Jetson"}
 """How a platform is named in a sentence (a step for Windows, a KB entry for Jetson)."""
 
+Language = Literal["python", "cpp", "javascript", "java", "csharp", "rust"]
+"""The languages a failing program is read to be written in (`Environment.language`)."""
+RUNTIME_LANGUAGES: tuple[Language, ...] = ("javascript", "java", "csharp", "rust")
+"""The languages read from a runtime's own lines rather than from a traceback: the bindings of ONNX Runtime and
+TensorRT outside Python and C++."""
+
 Hosted = Literal["colab", "kaggle"]
 """A hosted notebook the log's paths show: its GPU, driver and CUDA are the host's (no driver to install, no
 container to start), and its GPU is a runtime setting."""
@@ -92,10 +98,11 @@ class Environment(_Frozen):
         default=None, description="A hosted notebook the log's paths show (colab: /content/..., kaggle: "
         "/kaggle/working...): the GPU, driver and CUDA are the host's, so fix steps that install a driver or start a "
         "container are left out and the notebook's own steps (its GPU runtime setting) are shown.")
-    language: Literal["python", "cpp"] | None = Field(
-        default=None, description="The language of the program that failed, when its error lines show it: python (a "
+    language: Language | None = Field(
+        default=None, description="The language of the program that failed, when its lines show it: python (a "
         "Python traceback or exception line), cpp (a C++ exception's terminate/what(), or the program's own C++ source "
-        "in an error line). Fix steps in the other language are left out.")
+        "in an error line), javascript, java, csharp or rust (that runtime's own frames and messages: Node's, the JVM's "
+        "or Android's, .NET's, a Rust panic or cargo). Fix steps in another language are left out.")
     log_date: str | None = Field(default=None, description="The date the log's own timestamps give (ISO, the first "
                                  "dated line), when they carry a year.")
     tensorrt_possible: list[str] = Field(

@@ -146,3 +146,36 @@ def test_onnxruntime_steps_follow_the_provider_the_log_names(log: str, tensorrt_
     text = _text(report.first_error.next_steps)
     assert ("trt_engine_cache" in text) is tensorrt_provider
     assert ("providers=['CPUExecutionProvider']" in text) is not tensorrt_provider
+
+
+# first-sight batch 34 (real): ONNX Runtime from Node, the JVM and Rust got Python's InferenceSession steps. The program's
+# runtime is read from its own lines, and the stack's steps are its binding's, with no step that runs Python.
+RUNTIME_CASES = [
+    ("first-sight/batch-34/g34a-u-onnxruntime-5058.log", "javascript", "npm ls onnxruntime-node"),
+    ("first-sight/batch-34/g34a-r-transformers.js-372.log", "javascript", "npm ls onnxruntime-node"),
+    ("first-sight/batch-34/g34a-u-onnxruntime-9759.log", "java", "gradlew dependencies"),
+    ("first-sight/batch-34/g34a-c-diffusers-18.log", "rust", None),
+]
+
+
+@pytest.mark.parametrize(("log", "language", "command"), RUNTIME_CASES)
+def test_a_program_of_another_runtime_gets_its_bindings_steps_and_no_python(log: str, language: str,
+                                                                           command: str | None) -> None:
+    report = diagnose_path(ROOT / log)
+    assert report.environment.language == language
+    steps = [step for fix in (d.fixes for d in report.diagnoses) for f in fix for step in f.detail]
+    if report.first_error is not None:
+        steps += report.first_error.next_steps
+    codes = [step.command.code for step in steps if step.command is not None]
+    assert codes, report
+    assert not [c for c in codes if "import onnxruntime" in c or "python -m pip" in c or "python -c" in c], codes
+    if command is not None:
+        assert any(command in c for c in codes), codes
+
+
+def test_a_python_traceback_beside_a_runtimes_words_stays_python() -> None:
+    log = ('Traceback (most recent call last):\n  File "/app/run.py", line 3, in <module>\n'
+           "    sess = ort.InferenceSession(path)\n"
+           "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from "
+           "/app/node_modules/onnxruntime-node/model.onnx failed\n")
+    assert diagnose(log).environment.language == "python"

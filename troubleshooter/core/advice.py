@@ -14,7 +14,8 @@ from typing import Any
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
 from troubleshooter.kb.schema import Cause, Entry, FixSpec, Step, VersionAdvice
-from troubleshooter.models import PLATFORM_NAMES, PLATFORMS, Command, Environment, Fix, FixStep, Platform
+from troubleshooter.kb.stacks import runs_python
+from troubleshooter.models import PLATFORM_NAMES, PLATFORMS, RUNTIME_LANGUAGES, Command, Environment, Fix, FixStep, Platform
 from troubleshooter.re_programs import re_compile
 
 _PLACEHOLDER = re_compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -150,17 +151,24 @@ def advice_for(ranges: Sequence[VersionAdvice], env: Environment, vals: dict[str
     return f"The log does not say which TensorRT this is (pass --trt-version X): {summary}.", None
 
 
-_OTHER_LANGUAGES = {"cpp": ("python",), "python": ("cpp", "cmake")}
+_OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {"cpp": ("python",), "python": ("cpp", "cmake"),
+                    **{runtime: ("python", "cpp", "c++", "c", "cmake") for runtime in RUNTIME_LANGUAGES}}
 
 
 def _other_languages(entry: Entry, env: Environment, fits: Callable[[Any], bool]) -> tuple[str, ...]:
     """The code languages of steps to leave out: those of the other language than the failing program's (a Python
     snippet for a C++ demo), unless that leaves the entry without a fix."""
     other = _OTHER_LANGUAGES.get(env.language or "", ())
-    if other and not any(fits(fx) and any(fits(st) and (st.lang or "").lower() not in other for st in fx.steps)
-                         for fx in entry.fixes):
+    if other and not any(fits(fx) and any(fits(st) and _in(st, other, env) for st in fx.steps) for fx in entry.fixes):
         return ()
     return other
+
+
+def _in(step: Step, other: tuple[str, ...], env: Environment) -> bool:
+    """A step in the failing program's language: not in one of `other`, and, for a program of another runtime (Node,
+    the JVM, .NET, Rust), not one that runs Python either."""
+    return ((step.lang or "").lower() not in other
+            and not (env.language in RUNTIME_LANGUAGES and runs_python(step.code, step.lang)))
 
 
 def fits_setting(spec: Cause | FixSpec | Step, env: Environment) -> bool:
@@ -214,7 +222,7 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
     other = _other_languages(entry, env, fits)
 
     def in_language(step: Any) -> bool:
-        return (step.lang or "").lower() not in other
+        return not other or _in(step, other, env)
 
     out: list[tuple[int, int, Fix]] = []
     for fx in entry.fixes:

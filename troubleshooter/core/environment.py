@@ -261,6 +261,29 @@ _X86 = re_compile(r"\bx86_64\b|\bamd64\b|\bGeForce\b|\b(?:RTX|GTX) ?\d|\bTesla [
 # Jetson's for an "arm64" in its paths (an Apple Silicon Mac's "darwin/arm64")
 _MACOS = re_compile(r"\bdarwin\b|\bDarwin\b|\.dylib\b|@rpath/|\bLibrary not loaded: |(?:^|[\s'\"(=:])/Users/[\w.-]+/|\bmacOS\b"
                     r"|\.app/Contents/")
+# The runtime of a program outside Python and C++, from its own lines (first-sight batch 34: ONNX Runtime from Node and
+# Electron, the browser, Android, .NET and Rust got Python's steps): Node's and the browser's frames and messages, the
+# JVM's and Android's, .NET's, Rust's panic and cargo. Read on any line, not only error lines: a Node stack's frames
+# carry no level
+_RUNTIMES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("javascript", re_compile(r"\(node:\d+\) |\bnode:internal/|\bonnxruntime-(?:node|web)\b"
+                              r"|\bort\.(?:webgpu|wasm|all)(?:\.min)?\.m?js\b"
+                              r"|^\s*at (?:[^\n]{1,200} \()?(?:file:///|node:)?[^\s()]{1,300}\.(?:js|mjs|cjs):\d+:\d+\)?\s*$"
+                              r"|^Uncaught (?:\(in promise\) )?(?:[A-Z]\w*)?Error\b")),
+    ("java", re_compile(r"^\s*at (?:ai\.onnxruntime|java|javax|android|com\.android|org\.bytedeco|dalvik)\.[\w.$<>]+\("
+                        r"|\bjava\.lang\.\w+(?:Error|Exception)\b|\bai\.onnxruntime\.\w+|\(tried Java_\w+")),
+    ("csharp", re_compile(r"\bSystem\.(?:[A-Z]\w*\.)*[A-Z]\w*Exception\b|\bMicrosoft\.ML\.OnnxRuntime\b"
+                          r"|^\s*at [\w.`<>]+\([^)\n]*\) in [^\n]+\.cs:line \d+")),
+    ("rust", re_compile(r"\bthread '[^'\n]{1,80}' panicked at\b|\bRUST_BACKTRACE\b|^\s+Compiling [\w-]+ v\d+\.\d+"
+                        r"|^error: process didn't exit successfully: |\bort::[a-z_]+::|\bort-sys\b")),
+)
+RUNTIME_LITERALS = ("(node:", "node:internal/", "onnxruntime-node", "onnxruntime-web", "ort.webgpu", "ort.wasm", "ort.all",
+                    ".js:", ".mjs:", ".cjs:",
+                    "Uncaught", "at ai.onnxruntime", "at java", "at android", "at com.android", "at org.bytedeco",
+                    "at dalvik", "java.lang.", "ai.onnxruntime.", "(tried Java_", "System.", "Microsoft.ML.OnnxRuntime",
+                    ".cs:line ", "panicked at", "RUST_BACKTRACE", "Compiling ", "error: process didn't exit",
+                    "ort::", "ort-sys")
+"""Literals of which every match of `_RUNTIMES` holds one."""
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
 # /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
 # a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.
@@ -393,6 +416,7 @@ PARSER_MESSAGE_LITERAL = "Assertion failed"
 
 def all_literals() -> list[str]:
     lits: set[str] = (set(PLATFORM_LITERALS) | set(HOSTED_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS)
+                      | set(RUNTIME_LITERALS)
                       | set(FRONT_END_LITERALS)
                       | set(PIP_SHOW_LITERALS) | set(PROVIDER_LITERALS) | {PARSER_MESSAGE_LITERAL})
     for fact in FACTS:
@@ -417,6 +441,8 @@ class EnvCollector:
     """The first line whose path shows a hosted notebook, and which one (colab, kaggle)."""
     front_ends: dict[str, int] = field(default_factory=dict)
     """Each stack the log names, with the first line that names it."""
+    runtimes: dict[str, int] = field(default_factory=dict)
+    """Each runtime outside Python and C++ the log's lines show (`_RUNTIMES`), with the first line that shows it."""
     origin_front_end: str | None = None
     providers: dict[str, int] = field(default_factory=dict)
     """Each ONNX Runtime execution provider the log names, with the first line that names it."""
@@ -451,6 +477,10 @@ class EnvCollector:
             if m and self.values.get("tensorrt_version", (0,))[0] < 2:
                 self.values["tensorrt_version"] = (2, ".".join(m.group("v").split(".")[:3]), no)
         self._platform(no, raw)
+        if any(lit in raw for lit in RUNTIME_LITERALS):
+            for name, rx in _RUNTIMES:
+                if name not in self.runtimes and rx.search(raw):
+                    self.runtimes[name] = no
         self._precisions(no, text)
         if _SUCCESS.search(text):
             self.last_build = (no, True)
@@ -510,6 +540,8 @@ class EnvCollector:
             self.hosted = (later.hosted[0] + line_offset, later.hosted[1])
         for name, no in later.front_ends.items():
             self.front_ends.setdefault(name, no + line_offset)
+        for name, no in later.runtimes.items():
+            self.runtimes.setdefault(name, no + line_offset)
         for name, no in later.providers.items():
             self.providers.setdefault(name, no + line_offset)
         if self.origin_front_end is None:

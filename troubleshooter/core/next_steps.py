@@ -260,7 +260,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     if stack is None:
         return _generic_steps(payload, env, origin)
     key = env.front_end or "unknown"
-    steps = [_step(s.text, s.code, s.lang) for s in stack.steps if s.fits(key, env.execution_providers)]
+    steps = [_step(s.text, s.code, s.lang) for s in stack.steps if s.fits(key, env.execution_providers, env.language)]
     if stack.reduce and is_tensorrt_build_line(payload, origin, env):
         steps.append(_step("If it fails while TensorRT builds from the ONNX model: shrink the model to the part that "
                            "still fails with this error.", polygraphy_reduce(fail_regex(payload), env)))

@@ -16,7 +16,7 @@ from troubleshooter.core.ranking import fires, rank
 from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
 from troubleshooter.kb.schema import Entry
-from troubleshooter.models import Diagnosis, Environment, LogLine, Unexplained
+from troubleshooter.models import RUNTIME_LANGUAGES, Diagnosis, Environment, Language, LogLine, Unexplained
 from troubleshooter.re_programs import re_compile
 
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ LATER_LINES = 20
 (a GLib warning, "Failed to set pipeline to PAUSED"), a later one may say what failed (`first_error_steps`)."""
 _PYTHON_LINE = re_compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
                           r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+_PYTHON_FRAME = re_compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+")
+"""A Python traceback's own lines: a Python program, whatever runtime's words appear beside them."""
 _CPP_LINE = re_compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
                        r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu|cuh|hpp|h)(?::\d+\b|\(\d+\)|,? line \d+\b)"
                        r"|\bline \d+ (?:in|of) (?:file )?(?:\S*[\\/])?(?P<file_after>[\w.-]+)\.(?:cpp|cc|cxx|cu)\b")
@@ -105,7 +107,11 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
     `read_lines`: the log had lines at all (an empty one gets no "nothing found" note); `guides`: the
     stack files and the outside kinds, for the first error's next steps (None: generic steps)."""
     env = state.env.result(trt_version, platform)
-    language = program_language(line for line, _ids in state.error_lines)
+    language: Language | None = program_language(line for line, _ids in state.error_lines)
+    runtimes = [name for name in RUNTIME_LANGUAGES if name in state.env.runtimes]
+    if len(runtimes) == 1 and language != "cpp" and not any(_PYTHON_FRAME.search(line.text) for line, _ids in state.error_lines):
+        # a Node, JVM, .NET or Rust program: its "Error: ..." lines are not Python's, and Python's steps do not fit it
+        language = runtimes[0]
     if language is not None:
         env = env.model_copy(update={"language": language})
     diagnoses = rank(entries, state, env)

@@ -13,6 +13,7 @@ whose first error nothing explains), one small file, not at start-up.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from pydantic import Field
 
 from troubleshooter.kb.schema import ID_PATTERN, StrictModel
+from troubleshooter.models import RUNTIME_LANGUAGES, Language
 
 URL = r"^https://"
 
@@ -43,12 +45,31 @@ class StackStep(StrictModel):
         default_factory=list,
         description="Not for logs that name one of these ONNX Runtime execution providers (a step for the CUDA or "
         "CPU provider, where the TensorRT one never ran).")
+    languages: list[Language] = Field(
+        default_factory=list,
+        description="Only for programs in these languages (`Environment.language`: a binding's own step, Node's or "
+        "Java's). Empty: any - except that a step running Python is not shown to a program of another runtime "
+        "(`models.RUNTIME_LANGUAGES`).")
 
-    def fits(self, front_end: str, providers: list[str]) -> bool:
-        """Whether this step is for a log of this front end that names these execution providers."""
+    def fits(self, front_end: str, providers: list[str], language: str | None = None) -> bool:
+        """Whether this step is for a log of this front end that names these execution providers, of a program in
+        this language (None: unknown)."""
+        if self.languages:
+            if language not in self.languages:
+                return False
+        elif language in RUNTIME_LANGUAGES and runs_python(self.code, self.lang):
+            return False
         return ((not self.front_ends or front_end in self.front_ends)
                 and (not self.providers or any(p in providers for p in self.providers))
                 and not any(p in providers for p in self.unless_providers))
+
+
+_RUNS_PYTHON = re.compile(r"(?m)(?:^|[;&|]\s*)(?:\S*[\\/])?(?:python[\d.]*|pip[\d.]*|py)(?:\.exe)?\s")
+
+
+def runs_python(code: str | None, lang: str | None) -> bool:
+    """Whether a step's code is Python or runs it (python, pip): help for a Python program only."""
+    return (lang or "").lower() == "python" or bool(code and _RUNS_PYTHON.search(code))
 
 
 class Tracker(StrictModel):
