@@ -179,3 +179,27 @@ def test_a_python_traceback_beside_a_runtimes_words_stays_python() -> None:
            "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from "
            "/app/node_modules/onnxruntime-node/model.onnx failed\n")
     assert diagnose(log).environment.language == "python"
+
+
+# first-sight batch 34 (real): a Python exception outside TensorRT got "pip show <package>" whatever raised it. The last
+# traceback frame says where it was raised: an installed package (its name, its pip name) or the program's own file.
+FRAME_CASES = [
+    ("first-sight/batch-34/g34g-r-flagembedding-1411.log", "installed package `sentencepiece`", "pip show sentencepiece"),
+    ("first-sight/batch-34/g34b-u-MOT_ByteTrack-2.log", "the program's own code", "sed -n '71,77p' /root/MOT_ByteTrack"),
+]
+
+
+@pytest.mark.parametrize(("log", "said", "command"), FRAME_CASES)
+def test_a_python_exception_outside_tensorrt_names_where_it_was_raised(log: str, said: str, command: str) -> None:
+    report = diagnose_path(ROOT / log)
+    assert report.first_error is not None
+    first = report.first_error.next_steps[0]
+    assert said in first.text
+    assert first.command is not None and command in first.command.code
+
+
+def test_a_frame_of_pythons_own_machinery_names_no_package() -> None:
+    log = ('Traceback (most recent call last):\n  File "<frozen importlib._bootstrap>", line 1007, in _find_and_load\n'
+           "RuntimeError: expected scalar type Half but found Float\n")
+    first = diagnose(log).first_error
+    assert first is not None and "<package>" in (first.next_steps[0].command.code if first.next_steps[0].command else "")

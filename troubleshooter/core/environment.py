@@ -284,6 +284,10 @@ RUNTIME_LITERALS = ("(node:", "node:internal/", "onnxruntime-node", "onnxruntime
                     ".cs:line ", "panicked at", "RUST_BACKTRACE", "Compiling ", "error: process didn't exit",
                     "ort::", "ort-sys")
 """Literals of which every match of `_RUNTIMES` holds one."""
+_FRAME = re_compile(r'^\s*File "(?P<path>[^"\n]{1,400})", line (?P<line>\d{1,7})')
+"""A Python traceback's frame: the file and line of one call."""
+FRAMES_KEPT = 2000
+"""Frames kept per log (the first ones): enough for the traceback of its first errors."""
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
 # /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
 # a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.
@@ -416,7 +420,7 @@ PARSER_MESSAGE_LITERAL = "Assertion failed"
 
 def all_literals() -> list[str]:
     lits: set[str] = (set(PLATFORM_LITERALS) | set(HOSTED_LITERALS) | set(PRECISION_LITERALS) | set(BUILD_LITERALS)
-                      | set(RUNTIME_LITERALS)
+                      | set(RUNTIME_LITERALS) | {'File "'}
                       | set(FRONT_END_LITERALS)
                       | set(PIP_SHOW_LITERALS) | set(PROVIDER_LITERALS) | {PARSER_MESSAGE_LITERAL})
     for fact in FACTS:
@@ -441,6 +445,8 @@ class EnvCollector:
     """The first line whose path shows a hosted notebook, and which one (colab, kaggle)."""
     front_ends: dict[str, int] = field(default_factory=dict)
     """Each stack the log names, with the first line that names it."""
+    frames: list[tuple[int, str, int]] = field(default_factory=list)
+    """Python traceback frames (line of the log, file, line in the file), the first `FRAMES_KEPT`."""
     runtimes: dict[str, int] = field(default_factory=dict)
     """Each runtime outside Python and C++ the log's lines show (`_RUNTIMES`), with the first line that shows it."""
     origin_front_end: str | None = None
@@ -477,16 +483,22 @@ class EnvCollector:
             if m and self.values.get("tensorrt_version", (0,))[0] < 2:
                 self.values["tensorrt_version"] = (2, ".".join(m.group("v").split(".")[:3]), no)
         self._platform(no, raw)
-        if any(lit in raw for lit in RUNTIME_LITERALS):
-            for name, rx in _RUNTIMES:
-                if name not in self.runtimes and rx.search(raw):
-                    self.runtimes[name] = no
+        self._program(no, raw)
         self._precisions(no, text)
         if _SUCCESS.search(text):
             self.last_build = (no, True)
         elif _FAILURE.search(text):
             self.last_build = (no, False)
         self._stacks(no, raw)
+
+    def _program(self, no: int, raw: str) -> None:
+        """The failing program's own lines: a Python traceback's frames, another runtime's words (`_RUNTIMES`)."""
+        if 'File "' in raw and len(self.frames) < FRAMES_KEPT and (frame := _FRAME.search(raw)) is not None:
+            self.frames.append((no, frame.group("path"), int(frame.group("line"))))
+        if any(lit in raw for lit in RUNTIME_LITERALS):
+            for name, rx in _RUNTIMES:
+                if name not in self.runtimes and rx.search(raw):
+                    self.runtimes[name] = no
 
     def _stacks(self, no: int, raw: str) -> None:
         """The stacks and ONNX Runtime providers the raw line names (a wrapper's prefix names its stack); the stack
@@ -542,6 +554,7 @@ class EnvCollector:
             self.front_ends.setdefault(name, no + line_offset)
         for name, no in later.runtimes.items():
             self.runtimes.setdefault(name, no + line_offset)
+        self.frames.extend((no + line_offset, path, at) for no, path, at in later.frames[:FRAMES_KEPT - len(self.frames)])
         for name, no in later.providers.items():
             self.providers.setdefault(name, no + line_offset)
         if self.origin_front_end is None:

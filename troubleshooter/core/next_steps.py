@@ -122,11 +122,43 @@ _NOT_TENSORRT_PYTHON = ("This is a Python exception, not a TensorRT message, and
 _NOT_TENSORRT_PYTHON_CODE = "python -m pip show <package>     # the package whose folder the last frame is in"
 
 
-def _not_tensorrt(payload: str) -> FixStep:
-    """The first step for a line that names nothing of TensorRT: a Python exception's traceback says where it was raised."""
-    if is_exception_line(payload):
+_SITE_PACKAGE = re_compile(r"[\\/](?:site|dist)-packages[\\/](?P<module>[A-Za-z_]\w*)")
+_FRAME_ELSEWHERE = re_compile(r"^<|[\\/]lib[\\/]python[\d.]*[\\/](?!(?:site|dist)-packages)[\w.]+\.py$|[\\/]Lib[\\/][\w.]+\.py$")
+"""A frame with no file of anyone's to read (`<frozen importlib._bootstrap>`, `<string>`, a notebook cell) or in
+Python's own standard library: it names neither a package nor the project."""
+_PACKAGE_RAISED = ("This is a Python exception, not a TensorRT message: it was raised in the installed package "
+                   "`{module}` ({file}, line {at}), called by the frames above it. A package that fails on a call the "
+                   "code makes is most often another release than the one the code was written for: compare the installed "
+                   "version with the one the project pins, and search that package's issues for this line.")
+_PROJECT_RAISED = ("This is a Python exception, not a TensorRT message: it was raised in the program's own code, `{path}`, "
+                   "line {at} - not an installed package. Read that line and the values it gets: it is the script's or "
+                   "the project's own check or call, and the frames above it are how it got there.")
+
+
+def _not_tensorrt(payload: str, env: Environment, frame: tuple[str, int] | None = None) -> FixStep:
+    """The first step for a line that names nothing of TensorRT: a Python exception's traceback says where it was raised
+    (`frame`: the file and line of its last frame, when the log shows it)."""
+    if not is_exception_line(payload):
+        return _step(_NOT_TENSORRT)
+    if frame is None or _FRAME_ELSEWHERE.search(frame[0]):
         return _step(_NOT_TENSORRT_PYTHON, _NOT_TENSORRT_PYTHON_CODE)
-    return _step(_NOT_TENSORRT)
+    path, at = frame
+    file = path.replace("\\", "/").rsplit("/", 1)[-1]
+    site = _SITE_PACKAGE.search(path)
+    if site is not None:
+        from troubleshooter.kb.packages import install_for
+
+        module = site.group("module")
+        row = install_for(module)
+        dist = row.install if row is not None and regex.fullmatch(r"[\w.-]+(?:\[[\w,]+\])?", row.install) else module
+        text = _PACKAGE_RAISED.format(module=module, file=file, at=at)
+        return _platform_step(text, fill("python -m pip show {dist}", {"dist": dist}, "bash"),
+                              fill("python -m pip show {dist}", {"dist": dist}, "powershell"), env)
+    text = _PROJECT_RAISED.format(path=path, at=at)
+    first, last = max(at - 3, 1), at + 3
+    return _platform_step(text, fill(f"sed -n '{first},{last}p' {{path}}", {"path": path}, "bash"),
+                          fill(f"Get-Content {{path}} | Select-Object -Skip {first - 1} -First {last - first + 1}",
+                               {"path": path}, "powershell"), env)
 
 
 _BUILD_TOOL = re_compile(
@@ -208,13 +240,14 @@ def _kind_step(kind: OutsideKind, m: regex.Match[str], env: Environment) -> FixS
 
 def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, *,
                       kinds: Sequence[OutsideKind] = (), origin: Origin | None = None,
-                      later: Sequence[tuple[int, str]] = ()) -> list[FixStep]:
+                      later: Sequence[tuple[int, str]] = (), frame: tuple[str, int] | None = None) -> list[FixStep]:
     """Next steps for the first error line nothing in the KB explains (`payload`: the line without its
     wrapper, `origin`: the wrapper `parse_line` recognised). `stack`: the file of the stack that ran
     TensorRT (`env.front_end`; for an unknown stack, the plain TensorRT one); None: the generic steps.
     `kinds`: the failures outside TensorRT by the words of the line (`kb/outside/kinds.yaml`, handed in).
     `later`: the unexplained failing lines after it (number, payload): when this line's words name nothing, the
-    first of those that says what failed gives the first step, naming its line."""
+    first of those that says what failed gives the first step, naming its line. `frame`: the file and line of the
+    last Python traceback frame above the line, when the log shows one."""
     # a lead_only kind when no failing line follows (else the paste was not cut there: an exception whose name no grammar
     # reads, Paddle's EnforceNotMet)
     found = _kind_of(payload, env, kinds, lead=not later)
@@ -256,7 +289,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     if env.front_end is None and not tensorrt_own and not _TENSORRT_WORDS.search(payload):
         # Nothing says TensorRT ran, and the line is no TensorRT message and names nothing of it (a build step, a
         # script's own check, a library): a verbose trtexec run would not show more.
-        return [_not_tensorrt(payload), _step(_PROJECT_TRACKER)]
+        return [_not_tensorrt(payload, env, frame), _step(_PROJECT_TRACKER)]
     if stack is None:
         return _generic_steps(payload, env, origin)
     key = env.front_end or "unknown"

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from troubleshooter.core.logs import TRACEBACK_WINDOW
 from troubleshooter.core.ranking import fires, rank
 from troubleshooter.core.state import MatchState
 from troubleshooter.core.suggest import Suggestions
@@ -136,7 +137,7 @@ def findings(state: MatchState, entries: dict[str, Entry], suggestions: Suggesti
         diagnoses, unexplained = promote(unexplained, diagnoses, entries, env, seen=set(state.hits),
                                          succeeded_at=build[0] if build is not None and build[1] else 0,
                                          near_miss=suggestions.near_miss)
-    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env, guides)
+    failure, first_error = failure_of(diagnoses, unexplained, state.env.last_build, env, guides, frames=state.env.frames)
     return Findings(env, diagnoses, unexplained, failure, first_error, notes)
 
 
@@ -165,7 +166,8 @@ def _without_traceback_body(leaders: list[Unexplained]) -> list[Unexplained]:
 
 
 def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_build: tuple[int, bool] | None,
-               env: Environment, guides: Guides | None = None) -> tuple[bool, Unexplained | None]:
+               env: Environment, guides: Guides | None = None,
+               frames: Sequence[tuple[int, str, int]] = ()) -> tuple[bool, Unexplained | None]:
     """Whether the log shows a failure, and the unexplained error line that leads the report (if any).
 
     An unexplained error line is a failure unless a successful build follows it (a harmless error
@@ -217,5 +219,7 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     stack = guides.stack_of(env.front_end) if guides is not None else None
     kinds = guides.kinds() if guides is not None else ()
     later = [(u.line, parse_line(u.line, u.text).text) for u in failing if u.line > first.line][:LATER_LINES]
-    steps = first_error_steps(line.text, env, stack, kinds=kinds, origin=line.origin, later=later)
+    above = [(path, at) for no, path, at in frames if 0 < first.line - no <= TRACEBACK_WINDOW]
+    steps = first_error_steps(line.text, env, stack, kinds=kinds, origin=line.origin, later=later,
+                              frame=above[-1] if above else None)
     return failure, first.model_copy(update={"next_steps": steps})
