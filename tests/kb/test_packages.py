@@ -72,3 +72,30 @@ def test_a_windows_log_gets_the_same_name_in_its_own_form() -> None:
     report = _report("ModuleNotFoundError: No module named 'yaml'", "C:\\\\app\\\\run.py")
     assert "python -m pip install PyYAML" in report
     assert "python3 -m pip" not in report
+
+
+def test_the_console_script_signature_lists_exactly_the_tables_commands() -> None:
+    from troubleshooter.kb.packages import builtin_commands
+
+    entry = load_kb().get("python-package-missing")
+    assert entry is not None
+    regex = next(s.regex for s in entry.match.signatures if s.id == "console-script-missing")
+    groups = re.findall(r"\(\?P<command>([^)]*)\)", regex)
+    assert groups and all(g == groups[0] for g in groups), "each form lists the same commands"
+    assert {c.replace("\\.", ".") for c in groups[0].split("|")} == set(builtin_commands())
+
+
+@pytest.mark.parametrize(("line", "install"), [
+    ("bash: llamafactory-cli: command not found", "pip install llamafactory"),
+    ("zsh: command not found: yolo", "pip install ultralytics"),  # zsh puts the name last
+    ("bash: mytool: command not found", None),  # not a command the table knows
+    ("/bin/sh: 1: torchrun: command not found", "pip install torch"),
+])
+def test_a_missing_command_installs_the_package_that_provides_it(line: str, install: str | None) -> None:
+    report = diagnose(line)
+    ids = [d.id for d in report.diagnoses]
+    if install is None:
+        assert "python-package-missing" not in ids
+    else:
+        assert ids[:1] == ["python-package-missing"], ids
+        assert install in report.model_dump_json()

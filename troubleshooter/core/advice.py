@@ -115,8 +115,13 @@ def template_values(captures: dict[str, str], env: Environment, names: set[str] 
 
 
 def _pip_values(captures: dict[str, str]) -> dict[str, str]:
-    """`pip_package` and `pip_note` for the module the log names (none when it names none)."""
+    """`pip_package` and `pip_note` for the module (or the package's command) the log names (none when it names none)."""
     module = next((captures[k] for k in _MODULE_CAPTURES if captures.get(k, MISSING) != MISSING), None)
+    if module is None and captures.get("command", MISSING) != MISSING:
+        from troubleshooter.kb.packages import builtin_commands
+
+        found = builtin_commands().get(captures["command"])
+        return {"pip_package": found.install, "pip_note": MISSING} if found is not None else {}
     if module is None:
         return {}
     from troubleshooter.kb.packages import install_for

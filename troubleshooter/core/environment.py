@@ -244,7 +244,9 @@ _WINDOWS = re_compile(r"\b[A-Z]:\\|(?<![\w\\])[a-z]:\\(?=[\w$])|\.exe\b|PS [A-Z]
                       # a crash or loader NTSTATUS, as an IDE or runner prints the exit code ("exit code -1073741819
                       # (0xC0000005)", "exited with code 3221225781")
                       r"|\bexit(?:ed with)? code:? (?:-10737\d{5}|32212\d{5})\b"
-                      r"|\(0x[Cc]0000(?:005|135|374|409|0[Ff][Dd]|01[Dd])\)")
+                      r"|\(0x[Cc]0000(?:005|135|374|409|0[Ff][Dd]|01[Dd])\)"
+                      # PowerShell refusing a command it does not know
+                      r"|is not recognized as the name of a cmdlet")
 _WINDOWS_DLL = re_compile(r"\w\.dll\b")
 """A DLL's name alone: Windows, unless the log shows a Linux path too (a hint that lists each OS's library: "vcomp140.dll
 or libgomp-1.dll for Windows, libgomp.so for UNIX-like OSes", DLR on a Jetson)."""
@@ -288,6 +290,8 @@ _FRAME = re_compile(r'^\s*File "(?P<path>[^"\n]{1,400})", line (?P<line>\d{1,7})
 """A Python traceback's frame: the file and line of one call."""
 FRAMES_KEPT = 2000
 """Frames kept per log (the first ones): enough for the traceback of its first errors."""
+_TENSORRT_ORIGINS = frozenset({"trtexec", "python", "trt7", "torch-tensorrt"})
+"""The origins of lines TensorRT's own logger printed (`logs.parse_line`)."""
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
 # /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
 # a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.
@@ -303,6 +307,7 @@ PLATFORM_LITERALS = ("Orin", "Xavier", "Jetson", "Tegra", "L4T", "JetPack", "Jet
                      "WSL", "/usr/lib/wsl", ":\\", "\\Users\\", ".dll", ".exe", "LoadLibrary",
                      "exit code -10737", "exit code 32212", "exit code: -10737", "exit code: 32212",
                      "exited with code -10737", "exited with code 32212", "(0xC0000", "(0xc0000",
+                     "is not recognized as the name of a cmdlet",
                      # a drive with a forward slash: each letter's own literal (":/" alone would be a timestamp's
                      # characters, which stops the matcher from setting trtexec's timestamps aside)
                      *(f"{letter}:/" for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
@@ -447,6 +452,8 @@ class EnvCollector:
     """Each stack the log names, with the first line that names it."""
     frames: list[tuple[int, str, int]] = field(default_factory=list)
     """Python traceback frames (line of the log, file, line in the file), the first `FRAMES_KEPT`."""
+    tensorrt_seen: int | None = None
+    """The first line TensorRT's own logger printed (trtexec's, the Python API's, TensorRT 7's, Torch-TensorRT's tags)."""
     runtimes: dict[str, int] = field(default_factory=dict)
     """Each runtime outside Python and C++ the log's lines show (`_RUNTIMES`), with the first line that shows it."""
     origin_front_end: str | None = None
@@ -559,6 +566,8 @@ class EnvCollector:
             self.providers.setdefault(name, no + line_offset)
         if self.origin_front_end is None:
             self.origin_front_end = later.origin_front_end
+        if self.tensorrt_seen is None and later.tensorrt_seen is not None:
+            self.tensorrt_seen = later.tensorrt_seen + line_offset
         if self.log_date is None and later.log_date is not None and later.log_date[0] + line_offset <= DATE_LINES:
             self.log_date = (later.log_date[0] + line_offset, later.log_date[1])
         if later.last_build is not None:
@@ -566,9 +575,11 @@ class EnvCollector:
         if self.parser_releases is None and later.parser_releases is not None:
             self.parser_releases = (later.parser_releases[0] + line_offset, later.parser_releases[1])
 
-    def note_origin(self, origin: Origin | None) -> None:
+    def note_origin(self, origin: Origin | None, no: int = 0) -> None:
         if origin in ("onnxruntime", "torch-tensorrt") and self.origin_front_end is None:
             self.origin_front_end = origin
+        if origin in _TENSORRT_ORIGINS and self.tensorrt_seen is None:
+            self.tensorrt_seen = no
 
     def _platform(self, no: int, raw: str) -> None:
         for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("windows-dll", _WINDOWS_DLL),

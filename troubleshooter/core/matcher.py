@@ -460,7 +460,7 @@ class Matcher:
         env = state.env
         if gated:
             env.feed(no, text, raw)
-        env.note_origin(origin)
+        env.note_origin(origin, no)
         if not (gated or unbalanced) and level is not None:
             # Below the level of every signature its literals lead to (verbose "Skipping tactic ... due
             # to insufficient memory" lines, by the thousand): idle, as the loop below would find.

@@ -38,6 +38,7 @@ from troubleshooter.models import (
     Level,
     RangeAdvice,
 )
+from troubleshooter.re_programs import re_compile
 
 CERTAINTY_LABEL: dict[str, str] = {"confirmed": "confirmed", "documented": "documented",
                                    "reported": "reported, not confirmed", "suggestion": "suggestion"}
@@ -174,7 +175,9 @@ def build_diagnosis(entry: Entry, hits: EntryHits, env: Environment, facts: froz
                     key=lambda c: _CERTAINTY_ORDER[c.certainty])
     picked += sorted((c for c in fitting if not c.when), key=lambda c: _CERTAINTY_ORDER[c.certainty])
     causes = [CauseOut.model_construct(text=fill(" ".join(c.text.split()), vals), certainty=c.certainty) for c in picked]
-    ranges = [] if any(sigs[s].release_free for s in matched if s in sigs) else list(entry.version_advice)
+    # TensorRT's release decides nothing when a signature says so, or when the log shows no TensorRT at all
+    release_free = "@no-tensorrt" in facts or any(sigs[s].release_free for s in matched if s in sigs)
+    ranges = [] if release_free else list(entry.version_advice)
     advice, status = advice_for(ranges, env, vals)
     all_advice = [RangeAdvice.model_construct(versions=a.versions, status=a.status, text=fill(" ".join(a.text.split()), vals))
                   for a in ranges]
@@ -275,25 +278,36 @@ def _build_precisions(env: Environment) -> set[str]:
     return have | {"int8", "fp16"} if "best" in have else have
 
 
-def _facts(entry: Entry, hits: EntryHits, first_error: int) -> frozenset[str]:
+_NAMES_TENSORRT = re_compile(r"(?i:tensor_?rt|\btrt|nvinfer|trtexec|polygraphy|torch2trt|myelin|engine plan|\.engine\b|\.plan\b)"
+                             # TensorRT's own message shapes (`next_steps._TENSORRT_OWN`): its error codes, its sources
+                             r"|Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter|onnx2trt"
+                             r"|Could not find any implementation|Parameter check failed|[Dd]eserializeCudaEngine|ICudaEngine"
+                             r"|IExecutionContext|IBuilder|INetworkDefinition")
+"""An error line that names TensorRT or one of its tools, or is TensorRT's own message (a missing `tensorrt` module is
+about TensorRT; so is "Error Code 4: ... (Engine deserialization failed.)" without a tag)."""
+
+
+def _facts(entry: Entry, hits: EntryHits, first_error: int, no_tensorrt: bool = False) -> frozenset[str]:
     """`kb.schema.FACTS` that hold for this entry's finding in this log (`first_error`: the first error line's number,
-    0 when none was kept)."""
+    0 when none was kept; `no_tensorrt`: the log shows no TensorRT at all)."""
     triggers = {s.id for s in entry.match.signatures if s.role == "trigger"}
     first = min((h.first_line for sid, h in hits.by_sig.items() if sid in triggers), default=0)
     alone = first > 0 and not 0 < first_error < first
-    return frozenset({"@alone"}) if alone else frozenset()
+    return frozenset({"@alone"} if alone else ()) | frozenset({"@no-tensorrt"} if no_tensorrt else ())
 
 
 def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list[Diagnosis]:
     """All diagnoses, root cause first."""
     found: list[Diagnosis] = []
     first_error = min((line.no for line, _ids in state.error_lines if line.no > 0), default=0)
+    no_tensorrt = (env.front_end is None and env.tensorrt_version is None and state.env.tensorrt_seen is None
+                   and not any(_NAMES_TENSORRT.search(line.text) for line, _ids in state.error_lines))
     for entry_id in sorted(state.hits):
         entry = entries[entry_id]
         hits = state.hits[entry_id]
         ok, _why = fires(entry, hits)
         if ok and not _precision_ruled_out(entry, env):
-            found.append(build_diagnosis(entry, hits, env, _facts(entry, hits, first_error)))
+            found.append(build_diagnosis(entry, hits, env, _facts(entry, hits, first_error, no_tensorrt)))
     first_line = {d.id: min((e.line for e in d.evidence if e.role == "trigger"), default=0) for d in found}
 
     def key(d: Diagnosis) -> tuple[int, int, int, int, float, str]:

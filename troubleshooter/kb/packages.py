@@ -35,10 +35,19 @@ class ModuleInstall(StrictModel):
                         "project's install guide).")
 
 
+class CommandInstall(StrictModel):
+    """A command (console script) that a pip package installs."""
+
+    command: str = Field(pattern=r"^[\w.-]+$", description="The command as a shell runs it.")
+    install: str = Field(min_length=2, pattern=r"^\S+$", description="The one argument to `pip install` that provides it.")
+    source: str = Field(pattern=r"^https://", description="Where the package documents the command or its install.")
+
+
 class PackagesFile(StrictModel):
-    """The file: one row per module."""
+    """The file: one row per module, one per command."""
 
     modules: list[ModuleInstall] = Field(min_length=1)
+    commands: list[CommandInstall] = Field(default_factory=list)
 
 
 def packages_path() -> Path:
@@ -81,6 +90,22 @@ def load_packages(path: Path | None = None, *, validate: bool = True) -> dict[st
 def builtin_packages() -> dict[str, ModuleInstall]:
     """The built-in table, read once per process."""
     return load_packages(validate=False)
+
+
+def load_commands(path: Path | None = None) -> dict[str, CommandInstall]:
+    """Command -> row of `path`'s `commands:` (default: the built-in file), validated."""
+    from troubleshooter.kb.loader import _read_limited, safe_load_yaml
+
+    path = path or packages_path()
+    data: Any = safe_load_yaml(_read_limited(path), str(path))
+    rows = data.get("commands") or [] if isinstance(data, dict) else []
+    return {row["command"]: CommandInstall.model_construct(**row) for row in rows}
+
+
+@functools.cache
+def builtin_commands() -> dict[str, CommandInstall]:
+    """The built-in commands, read once per process."""
+    return load_commands()
 
 
 def install_for(module: str) -> ModuleInstall | None:

@@ -25,6 +25,8 @@ Precision = Literal["int8", "fp16", "bf16", "fp8", "int4", "fp4", "best", "stron
 
 FACTS = {
     "@alone": "no error line of the log comes before the entry's first trigger line (a crash pasted on its own)",
+    "@no-tensorrt": "the log shows no TensorRT at all: no line of TensorRT's own logger, no TensorRT release and no stack "
+                    "that runs it (a CUDA failure in another library's run)",
 }
 """What the engine knows of a finding beyond its signatures, usable in `when:`/`unless:` like a signature id."""
 
