@@ -407,6 +407,24 @@ ERRORS = [
     ("real torchvision, pytorch/vision#5131", "killed"),
     ("real DALI, NVIDIA/DALI#1588",
      'Assert on "HasArgument(name)" failed: Argument "sequence_length" is not supported by operator "VideoReader"'),
+    # first-sight batch 35: kohya_ss' time with microseconds after a dash, Singularity's padded level, Sunshine's
+    # colon-separated date, colcon's logger, FFmpeg without the encoder, NVENC's status, nvidia-container-cli's mount
+    # error, pkg_resources' conflict, pip's refused option, BuildKit's failed step, a script's Python-version check,
+    # torchrun's failed-script summary, LM Studio's crashed model
+    ("real kohya_ss, bmaltais/kohya_ss#3300", "16:35:37-591289 ERROR No image folders found in /content/dataset. Please"),
+    ("real Singularity, sylabs/singularity#3668",
+     "ERROR  : Unknown image format/type: /tmp/test/ubuntu_14.04-2020-09-16-119fd5e2c6ae.sif"),
+    ("real colcon, NVIDIA-ISAAC-ROS/isaac_ros_map_localization#4", "[0.441s] ERROR:colcon:colcon build: Duplicate package names not supported:"),
+    ("real dizqueTV, vexorian/dizquetv#218", "Unknown encoder 'h264_nvenc'"),
+    ("real nvidia-container-cli, NVIDIA/nvidia-container-runtime#123",
+     "nvidia-container-cli: mount error: stat failed: /dev/nvidiactl: no such file or directory"),
+    ("real StabilityMatrix, LykosAI/StabilityMatrix#814", "no such option: --extra-index-url https://download.pytorch.org/whl/cu121"),
+    ("real InvokeAI, invoke-ai/InvokeAI#2253",
+     "Your version of Python is too low. You need at least 3.9.0 but you have 3.7.9. We recommend Python 3.10.9 from "
+     "https://www.python.org/downloads/release/python-3109/"),
+    ("real TRL, huggingface/trl#1829", "/trl/trl/commands/scripts/sft.py FAILED"),
+    ("real LM Studio, lmstudio-ai/lmstudio-bug-tracker#297",
+     "The model has crashed without additional information. (Exit code: 18446744072635812000)"),
     ("real mmsegmentation, open-mmlab/mmsegmentation#1659",
      "assert is_tensorrt_plugin_loaded(), 'TensorRT plugin should be compiled.' AssertionError: TensorRT plugin should "
      "be compiled"),
@@ -516,6 +534,9 @@ NOT_ERRORS = [
     "vkCreateInstance succeeded",
     "Installing OpenCV, the Open source Computer Vision library... (\u2705 checked) done",
     "Failed frames: 0",
+    # first-sight batch 35's neighbours (written): uvicorn's padded INFO, a script that passed
+    "INFO:     Started server process [1]",
+    "/trl/trl/commands/scripts/sft.py PASSED",
     # first-sight batch 34's negatives (real, facebookresearch/faiss#3955 and #4194): faiss' loader trying builds it does
     # not have, under an app's dash-joined format, and faiss-cpu's note that it has no GPU indexes
     "2024-10-16 16:13:06-INFO-loader.py:79: Could not load library with AVX512 support due to:",

@@ -115,6 +115,8 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?-(?P<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL)-[\w.-]{1,80}:\d+:\s?",
      "python-logging", False),
     (r"[\w.-]{1,80}\.(?:js|mjs|cjs|ts):\d+ (?=\S)", None, False),
+    # first-sight batch 35: Sunshine's colon-separated date ("[2023:12:03:20:04:39]: ")
+    (r"\[\d{4}(?::\d{2}){5}(?:\.\d+)?\]:\s+", None, False),
     # ISO timestamp, optionally bracketed.
     (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False),
     # a Unix epoch time before a bracketed field (ROS 2 launch: "1704759117.6031718 [ERROR] [launch]: ...")
@@ -129,7 +131,7 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
      r"[\w.-]+:\d+:\w+:(?:<[^>]*>)?\s*", None, False),
     # a time of day alone: "12:01:02 ", "[12:01:02.345] ", bazel's "(03:04:19) ", or after a short date:
     # mmengine's "12/14 17:15:38 " (apps that print no full date before "[E]" or "- ERROR -")
-    (r"(?:\d{1,2}/\d{1,2} )?[\[(]?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[\])]?\s+(?=\S)", None, False),
+    (r"(?:\d{1,2}/\d{1,2} )?[\[(]?\d{1,2}:\d{2}:\d{2}(?:[.,-]\d+)?[\])]?\s+(?=\S)", None, False),
     # a time of day closed by a colon, with the script that printed the line: CodeProject.AI's module log ("11:38:59:
     # detect_adapter.py: Traceback ..."), Flowframes' "11-27-2020 10:56:49: [E] ..." (a date first)
     (r"(?:\d{1,2}-\d{1,2}-\d{4} )?\d{1,2}:\d{2}:\d{2}:(?:[\w.-]{1,80}\.py:)?\s+(?=\S)", None, False),
@@ -162,6 +164,9 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     # trtexec / Polygraphy / Python logger tags: "[E] ", "[TRT] ", "[!] "
     (r"\[(?P<lvl>[VIWEF!])\]\s*", None, False),
     (r"\[TRT\]\s*", "trt", False),
+    # Singularity's and Apptainer's level padded before its colon ("ERROR  : Unknown image format/type", "FATAL:   container
+    # creation failed": first-sight batch 35), after the rules that read a wrapper's tag behind "ERROR: "
+    (r"(?P<lvl>ERROR|FATAL|WARNING|INFO|DEBUG|VERBOSE)(?: +: +|: {2,})(?=\S)", None, False),
     # a bare upper-case level word as the first field: "ERROR base_events.py:1821: ...", "WARNING  msg"
     (r"(?P<lvl>" + "|".join(_PLAIN_WORDS) + r")\s+(?=[\w\[(<\"'])", None, False),
     # Python logging default "ERROR:root:"
@@ -381,6 +386,15 @@ _UNTAGGED_FAILURE = re_compile(
     # TensorRT plugin should be compiled"); the kernel's kill as a lower-case word alone
     r"|^Uncaught (?:\(in promise\) )?(?:[A-Z]\w*)?(?:Error|Exception)\b|\bAssert on \"[^\"\n]{1,300}\" failed\b"
     r"|^\s*assert [^\n]{1,300}?\sAssertionError\b|^killed\s*$"
+    # first-sight batch 35: FFmpeg without an encoder, NVENC's status names, nvidia-container-cli's mount and write
+    # errors, pkg_resources' version conflict, pip's and uv's refusals ("no such option: ...", "No solution found when
+    # resolving dependencies"), BuildKit's failed step and pip's metadata step under it, a script's own Python-version
+    # check, a download part that failed (Ollama), a model runtime that crashed (LM Studio), torchrun's failed-script
+    # summary, colcon's logger
+    r"|^Unknown encoder '|\bNV_ENC_ERR_[A-Z_]+|\bnvidia-container-cli: (?:mount|write|load|initialization|detection) error: "
+    r"|\b(?:Contextual)?VersionConflict: |^no such option: |\bNo solution found when resolving dependencies\b"
+    r"|=> ERROR \[|\bfinished with status 'error'|\bis too low\. You need at least\b|\battempt \d+ failed: "
+    r"|\bhas crashed without additional information\b|^\S{1,300}\.py FAILED\s*$|\bERROR:colcon[.:]"
     r"|\b(?:[Cc]ould not|[Cc]annot|[Cc]an not) be (?:loaded|found|opened|created|initiali[sz]ed)\b"
     # cmd.exe not finding a program (English, Chinese); a tool's own "<Name> error: " (the CM automation's);
     # mmdeploy's assertion macro ("#assertion/path/to/trt_batched_nms.cpp,103")
@@ -682,7 +696,10 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "has no attribute", "is not callable", "is not subscriptable", "positional argument",
                  "required keyword-only", "No such file", "gpu device", "GPU device", "cuda device", "CUDA device",
                  "vulkan device", "Vulkan device",
-                 "Failure:", "Uncaught", "Assert on", "killed",
+                 "Failure:", "Uncaught", "Assert on", "killed", "Unknown encoder", "NV_ENC_ERR_", "nvidia-container-cli: ",
+                 "VersionConflict", "no such option", "No solution found", "status 'error'", "is too low", "attempt ",
+                 "has crashed", ".py FAILED",
+                 "FATAL:", "ERROR  :",
                  # "No onnxruntime backend found." (`_UNTAGGED_FAILURE`)
                  *(f"{noun}{plural} {verb}" for noun in ("backend", "provider", "runtime", "driver", "device", "GPU")
                    for plural in ("", "s") for verb in ("found", "available", "detected")),
