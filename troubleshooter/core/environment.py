@@ -286,6 +286,8 @@ RUNTIME_LITERALS = ("(node:", "node:internal/", "onnxruntime-node", "onnxruntime
                     ".cs:line ", "panicked at", "RUST_BACKTRACE", "Compiling ", "error: process didn't exit",
                     "ort::", "ort-sys")
 """Literals of which every match of `_RUNTIMES` holds one."""
+_RUNTIME_GATE = re_compile("|".join(re.escape(lit) for lit in RUNTIME_LITERALS))
+"""The same as one search: a gated line is looked at once, not once per literal."""
 _FRAME = re_compile(r'^\s*File "(?P<path>[^"\n]{1,400})", line (?P<line>\d{1,7})')
 """A Python traceback's frame: the file and line of one call."""
 FRAMES_KEPT = 2000
@@ -502,7 +504,7 @@ class EnvCollector:
         """The failing program's own lines: a Python traceback's frames, another runtime's words (`_RUNTIMES`)."""
         if 'File "' in raw and len(self.frames) < FRAMES_KEPT and (frame := _FRAME.search(raw)) is not None:
             self.frames.append((no, frame.group("path"), int(frame.group("line"))))
-        if any(lit in raw for lit in RUNTIME_LITERALS):
+        if _RUNTIME_GATE.search(raw) is not None:
             for name, rx in _RUNTIMES:
                 if name not in self.runtimes and rx.search(raw):
                     self.runtimes[name] = no

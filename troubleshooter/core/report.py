@@ -59,10 +59,10 @@ be the wrapper of a diagnosed reason."""
 LATER_LINES = 20
 """Unexplained failing lines after the first that its next steps may read: when the first says nothing of its own
 (a GLib warning, "Failed to set pipeline to PAUSED"), a later one may say what failed (`first_error_steps`)."""
-_PYTHON_LINE = re_compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+"
-                          r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 _PYTHON_FRAME = re_compile(r"(?<!C\+\+ )Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+")
 """A Python traceback's own lines: a Python program, whatever runtime's words appear beside them."""
+_PYTHON_LINE = re_compile(_PYTHON_FRAME.pattern + r"|^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+"""A traceback's line or an exception line: a Python program's error."""
 _CPP_LINE = re_compile(r"terminate called after throwing an instance of|^\s*what\(\):\s"
                        r"|(?:^|[\s\\/(])(?P<file>[\w.-]+)\.(?:cpp|cc|cxx|cu|cuh|hpp|h)(?::\d+\b|\(\d+\)|,? line \d+\b)"
                        r"|\bline \d+ (?:in|of) (?:file )?(?:\S*[\\/])?(?P<file_after>[\w.-]+)\.(?:cpp|cc|cxx|cu)\b")

@@ -59,6 +59,11 @@ def packages_path() -> Path:
 
 def load_packages(path: Path | None = None, *, validate: bool = True) -> dict[str, ModuleInstall]:
     """Module -> row of `path` (default: the built-in file). Raises KBError on a broken file or a module listed twice."""
+    return _load(path, validate=validate)[0]
+
+
+def _load(path: Path | None, *, validate: bool) -> tuple[dict[str, ModuleInstall], dict[str, CommandInstall]]:
+    """Both tables of `path` (default: the built-in file), from one read of it."""
     from troubleshooter.errors import KBError
     from troubleshooter.kb.loader import _describe, _read_limited, safe_load_yaml
 
@@ -70,12 +75,14 @@ def load_packages(path: Path | None = None, *, validate: bool = True) -> dict[st
         from pydantic import ValidationError
 
         try:
-            rows = PackagesFile.model_validate(data).modules
+            parsed = PackagesFile.model_validate(data)
         except ValidationError as exc:
             raise KBError(_describe(exc), path=str(path)) from None
+        rows, commands = parsed.modules, parsed.commands
     else:
         try:
             rows = [ModuleInstall.model_construct(**row) for row in data["modules"]]
+            commands = [CommandInstall.model_construct(**row) for row in data.get("commands") or []]
         except TypeError as exc:
             raise KBError(f"not a packages file ({exc}); run `trt-why kb validate`", path=str(path)) from None
     table: dict[str, ModuleInstall] = {}
@@ -83,29 +90,28 @@ def load_packages(path: Path | None = None, *, validate: bool = True) -> dict[st
         if row.module in table:
             raise KBError(f"module {row.module!r} is listed twice", path=str(path))
         table[row.module] = row
-    return table
+    return table, {c.command: c for c in commands}
 
 
 @functools.cache
+def _builtin() -> tuple[dict[str, ModuleInstall], dict[str, CommandInstall]]:
+    """Both built-in tables, read once per process."""
+    return _load(None, validate=False)
+
+
 def builtin_packages() -> dict[str, ModuleInstall]:
-    """The built-in table, read once per process."""
-    return load_packages(validate=False)
+    """The built-in module table."""
+    return _builtin()[0]
 
 
 def load_commands(path: Path | None = None) -> dict[str, CommandInstall]:
-    """Command -> row of `path`'s `commands:` (default: the built-in file), validated."""
-    from troubleshooter.kb.loader import _read_limited, safe_load_yaml
-
-    path = path or packages_path()
-    data: Any = safe_load_yaml(_read_limited(path), str(path))
-    rows = data.get("commands") or [] if isinstance(data, dict) else []
-    return {row["command"]: CommandInstall.model_construct(**row) for row in rows}
+    """Command -> row of `path`'s `commands:` (default: the built-in file)."""
+    return _load(path, validate=False)[1]
 
 
-@functools.cache
 def builtin_commands() -> dict[str, CommandInstall]:
-    """The built-in commands, read once per process."""
-    return load_commands()
+    """The built-in commands."""
+    return _builtin()[1]
 
 
 def install_for(module: str) -> ModuleInstall | None:
