@@ -37,6 +37,8 @@ HOSTED_NAMES: dict[Hosted, str] = {"colab": "Colab", "kaggle": "Kaggle"}
 Origin = Literal["trtexec", "python", "trt7", "onnxruntime", "torch-tensorrt", "tensorflow", "glog", "glib", "docker",
                  "python-logging", "pytest", "traceback"]
 """The wrapper a line's prefix shows (`core/logs.py` reads it): the one list of origins."""
+TENSORRT_LOGGER_ORIGINS: frozenset[Origin] = frozenset({"trtexec", "python", "trt7"})
+"""The origins of lines printed by TensorRT's own logger (trtexec's, the Python API's, TensorRT 7's)."""
 
 
 class _Frozen(BaseModel):

@@ -14,7 +14,7 @@ from datetime import date
 from functools import cached_property
 
 from troubleshooter.core.versions import ALL_RELEASES, normalise, parser_message_releases, possible_releases
-from troubleshooter.models import Environment, Origin
+from troubleshooter.models import TENSORRT_LOGGER_ORIGINS, Environment, Origin
 from troubleshooter.re_programs import re_compile
 
 Transform = Callable[["re.Match[str]"], str | None]
@@ -292,8 +292,8 @@ _FRAME = re_compile(r'^\s*File "(?P<path>[^"\n]{1,400})", line (?P<line>\d{1,7})
 """A Python traceback's frame: the file and line of one call."""
 FRAMES_KEPT = 2000
 """Frames kept per log (the first ones): enough for the traceback of its first errors."""
-_TENSORRT_ORIGINS = frozenset({"trtexec", "python", "trt7", "torch-tensorrt"})
-"""The origins of lines TensorRT's own logger printed (`logs.parse_line`)."""
+_TENSORRT_ORIGINS: frozenset[Origin] = TENSORRT_LOGGER_ORIGINS | {"torch-tensorrt"}
+"""The origins of lines TensorRT's logger printed, its own or through Torch-TensorRT's (`logs.parse_line`)."""
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
 # /kaggle/input, or the notebook's own modules. Only a path that starts at the root ("/content/x" after a space,
 # a quote or a colon), not a web app's ".../static/content/..." folder. Both run on x86 machines.

@@ -19,7 +19,7 @@ import regex
 
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
 from troubleshooter.core.logs import MAKE_FATAL, is_exception_line
-from troubleshooter.models import Command, Environment, FixStep, Origin
+from troubleshooter.models import TENSORRT_LOGGER_ORIGINS, Command, Environment, FixStep, Origin
 from troubleshooter.re_programs import re_compile
 
 if TYPE_CHECKING:
@@ -33,9 +33,7 @@ _META = re_compile(r"[.^$*+?{}\[\]\\|()]")
 """Characters that mean something in a regex (re.escape also escapes spaces and dashes: unreadable)."""
 MAX_REGEX_CHARS = 80
 
-TENSORRT_ORIGINS: frozenset[Origin] = frozenset({"trtexec", "python", "trt7"})
-"""`LogLine.origin` of lines printed by TensorRT's own logger (trtexec's, the Python API's, TensorRT 7's)."""
-_TENSORRT_OWN = re_compile(
+TENSORRT_OWN = re_compile(
     r"Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter\.cpp|builtin_op_importers|"
     r"onnx2trt|onnxOpImporters|importerContext|\bIn node -?\d+|Could not find any implementation|"
     r"Parameter check failed|\[TRT\]|\[TensorRT\]"
@@ -71,9 +69,9 @@ def is_tensorrt_build_line(payload: str, origin: Origin | None, env: Environment
     """The line is TensorRT's own output while it builds from an ONNX model: what `polygraphy debug reduce`
     can bisect. Never a wrapper's line (Triton, ONNX Runtime, Torch-TensorRT, TensorFlow, a shell, a
     traceback), never an engine that loads or runs."""
-    if origin is not None and origin not in TENSORRT_ORIGINS:
+    if origin is not None and origin not in TENSORRT_LOGGER_ORIGINS:
         return False
-    if origin is None and not _TENSORRT_OWN.search(payload):
+    if origin is None and not TENSORRT_OWN.search(payload):
         return False
     if _RUNTIME.search(payload):
         return False
@@ -252,7 +250,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     # reads, Paddle's EnforceNotMet)
     found = _kind_of(payload, env, kinds, lead=not later)
     said_by = None
-    tensorrt_own = (origin in TENSORRT_ORIGINS) or (origin is None and _TENSORRT_OWN.search(payload) is not None)
+    tensorrt_own = (origin in TENSORRT_LOGGER_ORIGINS) or (origin is None and TENSORRT_OWN.search(payload) is not None)
     if (found is None or found[0].weak) and not tensorrt_own:  # TensorRT's own line keeps its stack's steps
         weak_later: tuple[int, tuple[OutsideKind, regex.Match[str]]] | None = None
         for no, text in later:

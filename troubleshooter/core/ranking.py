@@ -24,6 +24,7 @@ from troubleshooter.core.advice import (
     reduce_command,
     template_values,
 )
+from troubleshooter.core.next_steps import TENSORRT_OWN
 from troubleshooter.core.state import EntryHits, MatchState
 from troubleshooter.core.versions import any_in_range, in_range
 from troubleshooter.kb.schema import Entry, Signature
@@ -279,12 +280,10 @@ def _build_precisions(env: Environment) -> set[str]:
 
 
 _NAMES_TENSORRT = re_compile(r"(?i:tensor_?rt|\btrt|nvinfer|trtexec|polygraphy|torch2trt|myelin|engine plan|\.engine\b|\.plan\b)"
-                             # TensorRT's own message shapes (`next_steps._TENSORRT_OWN`): its error codes, its sources
-                             r"|Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter|onnx2trt"
-                             r"|Could not find any implementation|Parameter check failed|[Dd]eserializeCudaEngine|ICudaEngine"
-                             r"|IExecutionContext|IBuilder|INetworkDefinition")
-"""An error line that names TensorRT or one of its tools, or is TensorRT's own message (a missing `tensorrt` module is
-about TensorRT; so is "Error Code 4: ... (Engine deserialization failed.)" without a tag)."""
+                             r"|ModelImporter|[Dd]eserializeCudaEngine|ICudaEngine|IExecutionContext|IBuilder|INetworkDefinition")
+"""An error line that names TensorRT, one of its tools or its classes (a missing `tensorrt` module is about TensorRT);
+with `next_steps.TENSORRT_OWN`, TensorRT's own message shapes ("Error Code 4: ... (Engine deserialization failed.)"
+without a tag)."""
 
 
 def _facts(entry: Entry, hits: EntryHits, first_error: int, no_tensorrt: bool = False) -> frozenset[str]:
@@ -301,7 +300,8 @@ def rank(entries: dict[str, Entry], state: MatchState, env: Environment) -> list
     found: list[Diagnosis] = []
     first_error = min((line.no for line, _ids in state.error_lines if line.no > 0), default=0)
     no_tensorrt = (env.front_end is None and env.tensorrt_version is None and state.env.tensorrt_seen is None
-                   and not any(_NAMES_TENSORRT.search(line.text) for line, _ids in state.error_lines))
+                   and not any(_NAMES_TENSORRT.search(line.text) or TENSORRT_OWN.search(line.text)
+                                    for line, _ids in state.error_lines))
     for entry_id in sorted(state.hits):
         entry = entries[entry_id]
         hits = state.hits[entry_id]
