@@ -223,6 +223,9 @@ _LEVEL_FIELD = re_compile(
     # Python logging's "%(name)s [%(levelname)s] - ": "2019-09-07 15:39:21,386 Build [ERROR] - cuda_home and cudnn_home
     # paths must be specified and valid." (ONNX Runtime's build.py; the timestamp was read above)
     r"|^[A-Za-z_][\w.-]{0,60} \[(?P<named>ERROR|CRITICAL|FATAL|WARNING|INFO|DEBUG)\] - "
+    # a level padded to its column after a compact numeric time: LXC's "lxc c1 20230301193658.390 ERROR    conf - ..."
+    # (first-sight batch 35: its WARN lines say "Failed to fchownat" on starts that go on)
+    r"|(?:^|\s)\d{8,14}(?:\.\d{1,9})?\s+(?P<numcol>ERROR|FATAL|WARNING|WARN|INFO|DEBUG)\s{2,}(?=\S)"
     # a notebook's error output as JSON (VS Code's, an .ipynb's): "name": "RuntimeError", "ename": "ValueError"
     r"|^\s*\{?\s*\"e?name\"\s*:\s*\"(?P<jname>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\""
 )
