@@ -241,7 +241,11 @@ _FALLBACK = re_compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b"
                        r"|\.\s+A new [\w -]{1,40} will be (?:generated|created|built|written)\b"
                        # "Failed to load GPU Faiss: name 'GpuIndexIVFFlat' is not defined. Will not load constructor refs
                        # for GPU indexes." (faiss-cpu's import, first-sight batch 34)
-                       r"|\.\s+Will not (?:load|use|register|try)\b")
+                       r"|\.\s+Will not (?:load|use|register|try)\b"
+                       # an optional feature's missing dependency: "Unable to import quantization op. Please install
+                       # modelopt library (https://...) to add support for compiling quantized models" (Torch-TensorRT's
+                       # import, first-sight batch 36): the program goes on without that feature
+                       r"|\bPlease install .{1,240}? to (?:add|enable) (?:support for|the use of)\b")
 """A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"; a cache it
 could not read and makes anew): the words of a failure, on a line that reports none."""
 _PARSER_FRAME = re_compile(
@@ -404,6 +408,15 @@ _UNTAGGED_FAILURE = re_compile(
     r"|is not recognized as an internal or external command|\u4e0d\u662f\u5185\u90e8\u6216\u5916\u90e8\u547d\u4ee4"
     # Jetson's flashing tools finding no board in recovery mode on USB (bootFromExternalStorage, l4t_initrd_flash.sh)
     r"|^No devices to flash\b"
+    # first-sight batch 36: googletest's failure lines (a C++ TensorRT project's test binary: "C++ exception with
+    # description \"...\" thrown in the test body", "[  FAILED  ] Suite.Test"; its "<file>: Failure" header is not one:
+    # the lines under it say what failed), and a test
+    # summary's failure counter above zero ("NUM_FAILED_CONVERSION: 1", torch2trt's test.sh; "FAILURES=2")
+    r"|^C\+\+ exception with description .{0,600} thrown in the test body"
+    r"|^\[  FAILED  \] |^[A-Z][A-Z_]{0,40}FAIL(?:ED|URES?)(?:_[A-Z]+)*\s*[:=]\s*[1-9]\d*\s*$"
+    # TensorRT's shuffle-layer check pasted without its tag: "Input dimensions [8,2,2] have volume 32 and output
+    # dimensions [2,2] have volume 4" (NVIDIA/TensorRT#1393)
+    r"|\bdimensions \[[\d,\s-]{0,80}\] have volume \d+ and output dimensions \[[\d,\s-]{0,80}\] have volume \d+"
     # the loader refusing a library for a symbol version its dependency lacks ("version `libcublas.so.12' not found
     # (required by .../libnvinfer_plugin.so.8)", "version `GLIBCXX_3.4.29' not found")
     r"|\bversion [`'\u2018][^'\u2019\n]{1,80}['\u2019] not found \(required by "
@@ -694,6 +707,7 @@ ERROR_MARKERS = ("[E]", "[F]", "[!]", "ERROR", "Error", "error:", "Traceback", "
                  "Unhandled exception", "Exception Type", "execution stopped", "[E:onnxruntime", "[F:onnxruntime",
                  "Invalid Node", "rpc error", "values not close enough", "is not supported",
                  "erroneous pipeline", "traps: ", "segfault at", "IMPORT FAILED", "unexpected keyword argument",
+                 "thrown in the test body", "FAILURE", "have volume",
                  "Cannot start service", "Unsupported model", "Unsupported file", "Unsupported binary",
                  "Unsupported format", "Unsupported data", "in this build", "connection error: desc",
                  "has no attribute", "is not callable", "is not subscriptable", "positional argument",
@@ -982,6 +996,13 @@ _NOTICE_UNDER_ERROR = re_compile(
     # TF-TRT's empty engine cache before build(): the engines are built at run time ("Could not find TRTEngineOp_0 in
     # TF-TRT cache. This can happen if build() is not called")
     r"|OP_REQUIRES failed at trt_engine_resource_ops\S* : Not found: Container TF-TRT does not exist"
+    # Torch-TensorRT 2.4/2.5 logging its platform tag at ERROR when the runtime loads ("ERROR: [Torch-TensorRT] -
+    # linux_x86_64" on every run; removed as confusing by pytorch/TensorRT#3150)
+    r"|^(?:linux|windows)_(?:x86_64|aarch64|sbsa|amd64)\s*$"
+    # FFmpeg's loader on Windows when an app probes for NVENC / NVDEC on a PC without NVIDIA's driver (HandBrake at every
+    # start, first-sight batch 35): the app goes on with another encoder; library-load-failure reads it when opening the
+    # encoder then fails
+    r"|^Cannot load (?:nvEncodeAPI64|nvcuvid)\.dll\s*$"
     # mkdir without -p of a folder that exists
     r"|^mkdir: cannot create directory .{1,300}: File exists\s*$")
 """A notice in error words that reports no failure: under an error tag it is a warning, and its words do not make an
