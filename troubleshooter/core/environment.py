@@ -357,7 +357,9 @@ _FRONT_ENDS = [
                 r"|cuda_memory_manager|backend_manager|infer_request|(?:http|grpc)_server|logging)\.cc:\d+\]"
                 # its model table, pasted alone ("| Model          | Version | Status   |"); its endpoints that did not start
                 r"|^\|\s*Model\s+\|\s*Version\s+\|\s*Status\s+\|"
-                r"|failed to start (?:HTTP|GRPC|Metrics|SageMaker|Vertex AI) service: "), "triton"),
+                r"|failed to start (?:HTTP|GRPC|Metrics|SageMaker|Vertex AI) service: "
+                # its model control's reply, relayed by a client or a product built on it (first-sight batch 36)
+                r"|failed to load '[^']{1,200}', no version is available"), "triton"),
     (re_compile(r"[Dd]eep[Ss]tream|gstnvinfer|NvDsInfer|nvdsinfer|deepstream-app|nvinferserver|\bgie\b"
                 r"|<create_\w+_bin(?::\d+)?>"), "deepstream"),  # deepstream-app's own errors: "<create_primary_gie_bin:120>"
     (re_compile(r"TensorRT-LLM|tensorrt_llm|trtllm-(?:build|serve|bench)|\[TRT-LLM\]"), "tensorrt-llm"),
@@ -391,7 +393,7 @@ _FRONT_ENDS = [
 FRONT_END_LITERALS = ("trtexec", "olygraphy", "orch-TensorRT", "torch_tensorrt", "onnxruntime", "TRTorch", "trtorch",
                       "_trt_engine]", "helper.h:", "tensorrt_subgraph_pass.cc", "op_teller.cc", "analysis_predictor.cc",
                       "TensorrtExecutionProvider", "Ort::Exception", "ORT", "riton", "TRITON", "TRTIS", "| Version",
-                      "failed to start ",
+                      "failed to start ", "no version is available",
                       "model_repository_manager", "eepStream", "eepstream", "gstnvinfer", "NvDsInfer", "nvdsinfer",
                       "nvinferserver", "gie", "<create_", "TensorRT-LLM", "tensorrt_llm", "trtllm-", "TRT-LLM", "TF-TRT",
                       "TrtGraphConverter", "TRTEngineOp", "tf2tensorrt", "trt_convert", "ltralytics", "YOLOv8",

@@ -274,6 +274,10 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
             first = first.model_copy(update={"text": f"Line {said_by} says what failed: {first.text}"})
         if found[0].program:
             return [first, _step(_PROJECT_TRACKER)]
+        if (tensorrt_own or TENSORRT_OWN.search(payload)) and stack is not None:
+            # TensorRT's own line read by its words (an internal assertion): the reading, then the stack's own steps
+            # (its verbose log, its reduced model), which still show more
+            return [first, *_stack_steps(payload, env, stack, origin)]
         return [first, _step(_report_text(stack, env)) if stack is not None else _ask_upstream(env)]
     if not tensorrt_own and _BUILD_SUMMARY.search(payload):
         # The first error line the paste holds is the build's summary: the compiler's or linker's own line, which says
@@ -290,6 +294,12 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
         return [_not_tensorrt(payload, env, frame), _step(_PROJECT_TRACKER)]
     if stack is None:
         return _generic_steps(payload, env, origin)
+    return _stack_steps(payload, env, stack, origin)
+
+
+def _stack_steps(payload: str, env: Environment, stack: Stack, origin: Origin | None) -> list[FixStep]:
+    """The stack file's steps for this log (its verbose log, its config), the reduced model for a build line, and
+    where to ask."""
     key = env.front_end or "unknown"
     steps = [_step(s.text, s.code, s.lang) for s in stack.steps if s.fits(key, env.execution_providers, env.language)]
     if stack.reduce and is_tensorrt_build_line(payload, origin, env):
