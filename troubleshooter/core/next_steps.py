@@ -297,9 +297,23 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     return _stack_steps(payload, env, stack, origin)
 
 
+_API_NETWORK = re_compile(r"\(Unnamed Layer\* ?\d+\)")
+"""A layer TensorRT named itself: the network was built through its API (torch2trt, a script, tensorrtx's C++), not
+parsed from an ONNX model, whose layers carry the model's node names."""
+_API_VERBOSE = ("The network was built through TensorRT's API, not parsed from an ONNX model (its layers are unnamed): make "
+                "the program's TensorRT logger verbose and name the layers where the code adds them, then run again; the "
+                "lines before this one name the layer and the call that made it.")
+_API_VERBOSE_CODE = ("logger = trt.Logger(trt.Logger.VERBOSE)\n"
+                     "# torch2trt: torch2trt(model, [x], log_level=trt.Logger.VERBOSE)\n"
+                     "layer.name = \"<layer_name>\"   # after each network.add_*(...)")
+
+
 def _stack_steps(payload: str, env: Environment, stack: Stack, origin: Origin | None) -> list[FixStep]:
     """The stack file's steps for this log (its verbose log, its config), the reduced model for a build line, and
-    where to ask."""
+    where to ask. A network built through the API (no stack named, unnamed layers) has no ONNX model to run trtexec or
+    Polygraphy on: its own logger's verbose output instead (first-sight batch 36: torch2trt's converters)."""
+    if env.front_end is None and _API_NETWORK.search(payload):
+        return [_step(_API_VERBOSE, _API_VERBOSE_CODE, "python"), _step(_report_text(stack, env))]
     key = env.front_end or "unknown"
     steps = [_step(s.text, s.code, s.lang) for s in stack.steps if s.fits(key, env.execution_providers, env.language)]
     if stack.reduce and is_tensorrt_build_line(payload, origin, env):
