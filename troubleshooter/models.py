@@ -133,6 +133,10 @@ class Environment(_Frozen):
     build_succeeded: bool | None = Field(
         default=None, description="True when the log shows a finished build or a PASSED run, False when it shows a failure."
     )
+    python: str | None = Field(
+        default=None, description="The interpreter the program ran with, when the log's paths show an app's own one "
+        "(ComfyUI portable's ...\\python_embeded\\python.exe): install and check commands use it instead of the "
+        "Python on PATH.")
     sources: dict[str, int] = Field(default_factory=dict, description="Field name -> line number it was read from.")
 
     @property

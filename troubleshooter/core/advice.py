@@ -11,6 +11,8 @@ import shlex
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+import regex
+
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
 from troubleshooter.kb.schema import Cause, Entry, FixSpec, Step, VersionAdvice
@@ -183,6 +185,26 @@ def fits_setting(spec: Cause | FixSpec | Step, env: Environment) -> bool:
             and spec.hosted in (None, env.hosted is not None))
 
 
+_PYTHON_CALL = re_compile(r"(?m)(?P<lead>^[ \t]*|[;&|][ \t]*)(?:(?:python3?|py)(?:\.exe)?(?=[ \t]+-[cm][ \t])"
+                          r"|(?P<pip>pip3?)(?=[ \t]+(?:install|uninstall|show|list|check)\b))")
+"""A command's call of the Python on PATH or of its pip, at the start of a command ("python -m pip install ...",
+"pip install ...", "python -c ...")."""
+
+
+def with_interpreter(code: str, lang: str, python: str | None) -> str:
+    """`code` with its Python calls made with the interpreter the log shows the program ran with (an app's embedded
+    Python, `Environment.python`, a Windows path): cmd's quoting for a batch step, PowerShell's call operator for any
+    other shell's; unchanged without one."""
+    if not python or lang == "python":
+        return code
+    call = f'"{python}"' if lang in ("bat", "cmd") else f'& "{python}"'  # a Windows path: PowerShell's call operator
+
+    def repl(m: regex.Match[str]) -> str:
+        return str(m.group("lead")) + call + (" -m pip" if m.group("pip") else "")
+
+    return _PYTHON_CALL.sub(repl, code)
+
+
 def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Collection[str] = ()) -> list[Fix]:
     """The fixes for this version and for what the log showed (`matched`: the signature ids that matched)."""
     version = env.tensorrt_version
@@ -250,7 +272,9 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             if label:
                 text = f"({label}) {text}"
             lang = (step.lang or "text").lower()
-            cmd = Command.model_construct(lang=lang, code=fill(step.code.rstrip(), vals, lang)) if step.code else None
+            cmd = (Command.model_construct(lang=lang, code=with_interpreter(fill(step.code.rstrip(), vals, lang), lang,
+                                                                            env.python))
+                   if step.code else None)
             kept_platforms.append(step.platforms or fx.platforms)
             kept_releases.append(releases)
             detail.append(FixStep.model_construct(text=text, command=cmd))

@@ -292,6 +292,11 @@ _FRAME = re_compile(r'^\s*File "(?P<path>[^"\n]{1,400})", line (?P<line>\d{1,7})
 """A Python traceback's frame: the file and line of one call."""
 FRAMES_KEPT = 2000
 """Frames kept per log (the first ones): enough for the traceback of its first errors."""
+_EMBEDDED_PYTHON = re_compile(r"(?P<folder>[A-Za-z]:(?:\\[^\"'\n:*?<>|\\]{1,100}){0,8}?\\python_embeded)\\"
+                              r"|(?P<root>[A-Za-z]:(?:\\[^\"'\n:*?<>|\\]{1,100}){0,8}?\\ComfyUI_windows_portable)\\")
+"""The interpreter a portable Windows app ships (ComfyUI portable's python_embeded\\python.exe, at the root of its
+ComfyUI_windows_portable folder): packages go there, not
+to the Python on PATH (first-sight batch 26's judges: five ONNX Runtime logs told to run a bare `python -m pip`)."""
 _TENSORRT_ORIGINS: frozenset[Origin] = TENSORRT_LOGGER_ORIGINS | {"torch-tensorrt"}
 """The origins of lines TensorRT's logger printed, its own or through Torch-TensorRT's (`logs.parse_line`)."""
 # A hosted notebook: Colab's working folder /content (its Drive at /content/drive), Kaggle's /kaggle/working and
@@ -460,6 +465,8 @@ class EnvCollector:
     """The first line TensorRT's own logger printed (trtexec's, the Python API's, TensorRT 7's, Torch-TensorRT's tags)."""
     runtimes: dict[str, int] = field(default_factory=dict)
     """Each runtime outside Python and C++ the log's lines show (`_RUNTIMES`), with the first line that shows it."""
+    python: tuple[int, str] | None = None
+    """The first line whose path shows an app's own interpreter (`_EMBEDDED_PYTHON`), and that interpreter."""
     origin_front_end: str | None = None
     providers: dict[str, int] = field(default_factory=dict)
     """Each ONNX Runtime execution provider the log names, with the first line that names it."""
@@ -503,7 +510,11 @@ class EnvCollector:
         self._stacks(no, raw)
 
     def _program(self, no: int, raw: str) -> None:
-        """The failing program's own lines: a Python traceback's frames, another runtime's words (`_RUNTIMES`)."""
+        """The failing program's own lines: a Python traceback's frames, another runtime's words (`_RUNTIMES`), an
+        app's own interpreter in a path."""
+        if self.python is None and ("python_embeded" in raw or "_portable" in raw) and (
+                m := _EMBEDDED_PYTHON.search(raw)) is not None:
+            self.python = (no, (m.group("folder") or m.group("root") + "\\python_embeded") + "\\python.exe")
         if 'File "' in raw and len(self.frames) < FRAMES_KEPT and (frame := _FRAME.search(raw)) is not None:
             self.frames.append((no, frame.group("path"), int(frame.group("line"))))
         if _RUNTIME_GATE.search(raw) is not None:
@@ -668,6 +679,8 @@ class EnvCollector:
         front = next((name for name in STACKS if name in self.front_ends), None) or self.origin_front_end
         if front in self.front_ends:
             sources["front_end"] = self.front_ends[front]
+        if self.python:
+            sources["python"] = self.python[0]
         opset = vals.pop("onnx_opset", None)
         log_date = self.log_date[1] if self.log_date else None
         if self.log_date:
@@ -692,6 +705,7 @@ class EnvCollector:
             stack_versions=stack_versions,
             execution_providers=sorted(self.providers, key=self.providers.__getitem__),
             build_succeeded=self.last_build[1] if self.last_build else None,
+            python=self.python[1] if self.python else None,
             sources=sources,
         )
         return env
