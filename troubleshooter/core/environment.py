@@ -512,7 +512,7 @@ class EnvCollector:
     def _program(self, no: int, raw: str) -> None:
         """The failing program's own lines: a Python traceback's frames, another runtime's words (`_RUNTIMES`), an
         app's own interpreter in a path."""
-        if self.python is None and ("python_embeded" in raw or "_portable" in raw) and (
+        if self.python is None and ("python_embeded" in raw or "ComfyUI_windows_portable" in raw) and (
                 m := _EMBEDDED_PYTHON.search(raw)) is not None:
             self.python = (no, (m.group("folder") or m.group("root") + "\\python_embeded") + "\\python.exe")
         if 'File "' in raw and len(self.frames) < FRAMES_KEPT and (frame := _FRAME.search(raw)) is not None:

@@ -288,9 +288,27 @@ printed only on one), but the context of the line that says why, which leads ins
 that holds nothing else."""
 
 
+TENSORRT_OWN = re_compile(
+    r"Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter\.cpp|builtin_op_importers|"
+    r"onnx2trt|onnxOpImporters|importerContext|\bIn node -?\d+|Could not find any implementation|"
+    r"Parameter check failed|\[TRT\]|\[TensorRT\]"
+    # TensorRT's logger's error code before the message ("1: [runtime.cpp::...]", "1: Unexpected exception ...")
+    r"|^\d{1,2}: (?:\[[\w./~-]+\.(?:cpp|cu|h|hpp)::|Unexpected exception\b)")
+"""What only TensorRT prints: its error codes, its source locations, the ONNX parser's files and messages."""
+
+
 def is_exception_line(text: str) -> bool:
     """Is this a Python (or pybind11) exception line (`_EXCEPTION`: `pkg.mod.Error: message`)?"""
     return _EXCEPTION.match(text.lstrip()) is not None
+
+
+_EMPTY_EXCEPTION = re_compile(r"^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):?\s*$")
+
+
+def exception_without_message(text: str) -> bool:
+    """An `...Error` / `...Exception` line whose message is empty ("tripy.common.exception.TripyException: "): the message
+    is on the lines below it (not Paddle's EnforceNotMet header, whose report follows in its own order)."""
+    return _EMPTY_EXCEPTION.match(text) is not None
 
 
 def is_report_frame(text: str) -> bool:

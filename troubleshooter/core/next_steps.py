@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
-from troubleshooter.core.logs import MAKE_FATAL, is_exception_line
+from troubleshooter.core.logs import MAKE_FATAL, TENSORRT_OWN, is_exception_line
 from troubleshooter.models import TENSORRT_LOGGER_ORIGINS, Command, Environment, FixStep, Origin
 from troubleshooter.re_programs import re_compile
 
@@ -33,13 +33,6 @@ _META = re_compile(r"[.^$*+?{}\[\]\\|()]")
 """Characters that mean something in a regex (re.escape also escapes spaces and dashes: unreadable)."""
 MAX_REGEX_CHARS = 80
 
-TENSORRT_OWN = re_compile(
-    r"Error Code \d+:|\[[\w./~-]+\.(?:cpp|cu|h|hpp)::[\w~:]+::\d+\]|ModelImporter\.cpp|builtin_op_importers|"
-    r"onnx2trt|onnxOpImporters|importerContext|\bIn node -?\d+|Could not find any implementation|"
-    r"Parameter check failed|\[TRT\]|\[TensorRT\]"
-    # TensorRT's logger's error code before the message ("1: [runtime.cpp::...]", "1: Unexpected exception ...")
-    r"|^\d{1,2}: (?:\[[\w./~-]+\.(?:cpp|cu|h|hpp)::|Unexpected exception\b)")
-"""What only TensorRT prints: its error codes, its source locations, the ONNX parser's files and messages."""
 _RUNTIME = re_compile(r"enqueue|execute(?:V2|V3|Async)?\b|[Dd]eserializ|IExecutionContext|setInputShape|"
                       r"setBindingDimensions|runtime\.cpp|IRuntime|engine plan file|Serialization")
 """An engine that runs or loads, not one being built: no ONNX model to shrink."""
@@ -250,7 +243,8 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     # reads, Paddle's EnforceNotMet)
     found = _kind_of(payload, env, kinds, lead=not later)
     said_by = None
-    tensorrt_own = (origin in TENSORRT_LOGGER_ORIGINS) or (origin is None and TENSORRT_OWN.search(payload) is not None)
+    own_words = TENSORRT_OWN.search(payload) is not None
+    tensorrt_own = (origin in TENSORRT_LOGGER_ORIGINS) or (origin is None and own_words)
     if (found is None or found[0].weak) and not tensorrt_own:  # TensorRT's own line keeps its stack's steps
         weak_later: tuple[int, tuple[OutsideKind, regex.Match[str]]] | None = None
         for no, text in later:
@@ -274,7 +268,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
             first = first.model_copy(update={"text": f"Line {said_by} says what failed: {first.text}"})
         if found[0].program:
             return [first, _step(_PROJECT_TRACKER)]
-        if (tensorrt_own or TENSORRT_OWN.search(payload)) and stack is not None:
+        if (tensorrt_own or own_words) and stack is not None:
             # TensorRT's own line read by its words (an internal assertion): the reading, then the stack's own steps
             # (its verbose log, its reduced model), which still show more
             return [first, *_stack_steps(payload, env, stack, origin)]

@@ -24,7 +24,7 @@ from troubleshooter.core.advice import (
     reduce_command,
     template_values,
 )
-from troubleshooter.core.next_steps import TENSORRT_OWN
+from troubleshooter.core.logs import TENSORRT_OWN
 from troubleshooter.core.state import EntryHits, MatchState
 from troubleshooter.core.versions import any_in_range, in_range
 from troubleshooter.kb.schema import Entry, Signature
@@ -282,7 +282,7 @@ def _build_precisions(env: Environment) -> set[str]:
 _NAMES_TENSORRT = re_compile(r"(?i:tensor_?rt|\btrt|nvinfer|trtexec|polygraphy|torch2trt|myelin|engine plan|\.engine\b|\.plan\b)"
                              r"|ModelImporter|[Dd]eserializeCudaEngine|ICudaEngine|IExecutionContext|IBuilder|INetworkDefinition")
 """An error line that names TensorRT, one of its tools or its classes (a missing `tensorrt` module is about TensorRT);
-with `next_steps.TENSORRT_OWN`, TensorRT's own message shapes ("Error Code 4: ... (Engine deserialization failed.)"
+with `logs.TENSORRT_OWN`, TensorRT's own message shapes ("Error Code 4: ... (Engine deserialization failed.)"
 without a tag)."""
 
 

@@ -165,13 +165,6 @@ def _without_traceback_body(leaders: list[Unexplained]) -> list[Unexplained]:
     return [u for u in leaders if u.line not in body] if body else leaders
 
 
-_EMPTY_EXCEPTION = re_compile(r"^[\"'`]?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):?\s*$")
-"""An exception line whose message is empty ("tripy.common.exception.TripyException: "): its message is on the lines
-below it."""
-_WRAPPED_OWN = re_compile(r"\bError Code \d+: ")
-"""TensorRT's own error line (its error code), which a wrapper's exception quotes in its message."""
-
-
 def _speaking(leaders: list[Unexplained]) -> list[Unexplained]:
     """The lines that can lead, of the unexplained error lines: pytest tags every line of a failure's report with `E`,
     and only those whose own words are an error speak (not its code excerpts, its `-->` locations, its blank lines); an
@@ -179,19 +172,19 @@ def _speaking(leaders: list[Unexplained]) -> list[Unexplained]:
     the message of the exception above it (within `EXCEPTION_MESSAGE_LINES`, three times that in pytest's block, with
     the same wrapper) is that exception's reason, and leads over it
     (first-sight batch 36: TensorRT-Incubator's pytest reports)."""
-    from troubleshooter.core.logs import is_exception_line, parse_parts, payload_level
+    from troubleshooter.core.logs import TENSORRT_OWN, exception_without_message, is_exception_line, parse_parts, payload_level
 
     parts = {u.line: parse_parts(u.text) for u in leaders}
     speaking = [u for u in leaders if parts[u.line][1] != "pytest" or is_exception_line(parts[u.line][2])
                 or payload_level(None, parts[u.line][2]) is Level.ERROR]
     leaders = speaking or leaders
-    with_message = [u for u in leaders if not _EMPTY_EXCEPTION.match(parts[u.line][2])]
+    with_message = [u for u in leaders if not exception_without_message(parts[u.line][2])]
     leaders = with_message or leaders
     first = min(leaders, key=lambda u: u.line, default=None)
-    if first is not None and is_exception_line(parts[first.line][2]) and not _WRAPPED_OWN.search(parts[first.line][2]):
+    if first is not None and is_exception_line(parts[first.line][2]) and not TENSORRT_OWN.search(parts[first.line][2]):
         near = 3 * EXCEPTION_MESSAGE_LINES if parts[first.line][1] == "pytest" else EXCEPTION_MESSAGE_LINES
         own = [u for u in leaders if 0 < u.line - first.line <= near and parts[u.line][1] == parts[first.line][1]
-               and _WRAPPED_OWN.search(parts[u.line][2])]
+               and TENSORRT_OWN.search(parts[u.line][2])]
         if own:
             leaders = [u for u in leaders if u.line >= own[0].line]
     return leaders
