@@ -726,3 +726,18 @@ def test_a_builder_that_was_not_created_gets_its_three_causes() -> None:
     first = first_error_steps("VapourSynth encountered a fatal error: Cannot create infer builder", Environment())[0]
     assert "createInferBuilder returned null" in first.text
     assert first.command is not None and "nvidia-smi" in first.command.code
+
+
+def test_portable_comfyui_on_windows_gets_powershell_steps_and_its_own_python() -> None:
+    # comfyanonymous/ComfyUI#6792 (batch 32, real): a portable ComfyUI on Windows; the stack's steps were grep and a
+    # bare `python`, neither of which that user could run as shown
+    from pathlib import Path
+
+    log = Path(__file__).parents[2] / "sample_logs/first-sight/batch-32/g32a-r-ComfyUI-6792.log"
+    report = diagnose(log.read_text(encoding="utf-8"))
+    assert report.environment.platform == "windows" and report.first_error is not None
+    codes = [s.command.code for s in report.first_error.next_steps if s.command is not None]
+    assert codes and not any(re.search(r"\bgrep\b|\|\s*head\b", c) for c in codes)
+    assert any("Select-String" in c for c in codes)
+    embedded = "C:\\Users\\ziadh\\OneDrive\\Desktop\\ComfyUI_windows_portable\\python_embeded\\python.exe"
+    assert any(f'& "{embedded}" -c' in c for c in codes)

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from troubleshooter.core.shell_syntax import LINUX_ONLY, POSIX_SHELLS, WINDOWS_ONLY, WINDOWS_SHELLS, hits
 from troubleshooter.core.versions import in_range
 from troubleshooter.kb.loader import load_kb
 
@@ -145,38 +146,6 @@ RELEASES = (["5.1", "6.0", "7.0", "7.1", "7.2", "8.0", "8.2.0", "8.2.1", "8.4", 
              "9.0", "9.1", "9.2", "9.3"] + [f"10.{i}" for i in range(17)] + ["11.0", "11.1", "11.4"])
 PLATFORMS = ("linux", "windows", "wsl", "jetson")
 
-POSIX_SHELLS = ("bash", "sh", "shell", "console", "zsh")
-WINDOWS_SHELLS = ("powershell", "ps1", "pwsh", "cmd", "bat", "batch")
-
-# Syntax that only works in a Linux shell (Linux, WSL, Jetson).
-LINUX_ONLY = [
-    ("ldd", r"\bldd\b"),
-    ("ldconfig", r"\bldconfig\b"),
-    ("LD_LIBRARY_PATH", r"\bLD_LIBRARY_PATH\b"),
-    ("LD_PRELOAD", r"\bLD_PRELOAD\b"),
-    ("xxd", r"\bxxd\b"),
-    ("sudo", r"\bsudo\b"),
-    ("apt", r"\bapt(?:-get)?\s+(?:-\S+\s+)*(?:install|update|upgrade|remove|purge)\b"),
-    ("export VAR=", r"(?m)(?:^|[;&|]|\$\()\s*export\s+[A-Za-z_]\w*="),  # the shell's export, not `yolo export model=`
-    ("leading VAR=value cmd", r"(?m)(?:^|[;&|]|\$\()\s*[A-Za-z_]\w*=\S*\s+[\w./-]"),
-    ("$VAR expansion", r"\$\{?[A-Z_][A-Z0-9_]*\b"),
-    ("/usr/ path", r"(?<![\w.~-])/usr/"),
-    ("find /", r"\bfind\s+/"),
-    ("/dev/null, /proc, /etc", r"(?<![\w.~-])/(?:dev/null|proc/|etc/)"),
-    ("POSIX tool (grep, head, rm -f, cat, ls, which)",
-     r"(?m)\bgrep\b|\bhead\s+-|\|\s*head\b|\brm\s+-\w*f|\bcat\s|(?:^|[;&|]\s*)ls\s|\bwhich\s|\bsed\s|\bawk\s|\btee\s"),
-]
-# Syntax that only works on Windows.
-WINDOWS_ONLY = [
-    ("drive path", r"\b[A-Za-z]:\\"),
-    ("%VAR%", r"%[A-Za-z_]\w*%"),
-    ("$env:", r"\$env:"),
-    ("dumpbin", r"\bdumpbin\b"),
-    ("where.exe", r"\bwhere\.exe\b"),
-    ("os.add_dll_directory", r"\badd_dll_directory\b"),
-    (".dll", r"\.dll\b"),
-    ("PowerShell cmdlet", r"\b(?:Copy-Item|Get-ChildItem|Select-String|Set-Item|Remove-Item)\b"),
-]
 # Commands that exist only on Jetson.
 JETSON_ONLY = [
     ("tegrastats", r"\btegrastats\b"),
@@ -238,8 +207,7 @@ def _python_code(step) -> str:  # type: ignore[no-untyped-def]
     return ""
 
 
-def _hits(rules: list[tuple[str, str]], code: str) -> list[str]:
-    return [name for name, rx in rules if re.search(rx, code)]
+_hits = hits
 
 
 def _describe(where: str, step) -> str:  # type: ignore[no-untyped-def]
@@ -443,3 +411,59 @@ def test_a_platform_step_stands_alone() -> None:
     problems = [f"{e.id}: {step.text[:80]}" for e in load_folders([builtin_kb_dir()]).entries for fix in e.fixes
                 for step in fix.steps if step.platforms and leaning.match(step.text)]
     assert not problems, problems
+
+
+# --------------------------------------------------------------------------------------------------------
+# The next steps for a line the KB does not explain: the stacks' steps and the kinds outside TensorRT hold a
+# POSIX command and, where written, its Windows (PowerShell) form. A Windows log gets the Windows form, or no
+# command when the POSIX one has Linux-only syntax (`next_steps._shell_step`); the forms themselves must fit.
+
+
+def _outside_steps() -> Iterator[tuple[str, str, str, str | None]]:
+    from troubleshooter.kb.outside import builtin_kinds
+    from troubleshooter.kb.stacks import builtin_stacks
+
+    for kind in builtin_kinds():
+        if kind.code or kind.windows:
+            yield f"kinds/{kind.id}", kind.code or "", kind.lang, kind.windows
+    for stack in builtin_stacks().stacks.values():
+        for i, st in enumerate(stack.steps):
+            if st.code or st.windows:
+                yield f"stacks/{stack.id}/step{i}", st.code or "", st.lang, st.windows
+
+
+OUTSIDE_STEPS = list(_outside_steps())
+
+
+@pytest.mark.parametrize(("where", "code", "lang", "windows"), OUTSIDE_STEPS, ids=[s[0] for s in OUTSIDE_STEPS])
+def test_outside_step_forms_fit_their_platform(where: str, code: str, lang: str, windows: str | None) -> None:
+    if windows is not None:
+        assert not _hits(LINUX_ONLY, windows), f"{where}: its Windows form uses Linux-only syntax"
+    if lang in POSIX_SHELLS:
+        assert not _hits(WINDOWS_ONLY, code), f"{where}: its POSIX form uses Windows-only syntax"
+
+
+@pytest.mark.parametrize(("where", "code", "lang", "windows"), OUTSIDE_STEPS, ids=[s[0] for s in OUTSIDE_STEPS])
+def test_outside_step_shown_on_windows_runs_there(where: str, code: str, lang: str, windows: str | None) -> None:
+    from troubleshooter.core.next_steps import _shell_step
+    from troubleshooter.core.shell_syntax import linux_only
+    from troubleshooter.models import Environment
+
+    shown = _shell_step("text of the step", code or None, lang, windows, Environment(platform="windows"))
+    if shown.command is not None:
+        assert not linux_only(shown.command.code, shown.command.lang), f"{where}: a Linux-only command on Windows"
+    linux = _shell_step("text of the step", code or None, lang, windows, Environment(platform="linux"))
+    assert (linux.command.code if linux.command else "") == code, f"{where}: Linux gets its POSIX form"
+
+
+def test_windows_log_keeps_a_portable_command_and_drops_a_linux_one() -> None:
+    from troubleshooter.core.next_steps import _shell_step
+    from troubleshooter.models import Environment
+
+    win = Environment(platform="windows")
+    portable = _shell_step("t" * 10, 'python -c "import a; g=a.B(); g.c()"', "bash", None, win)
+    assert portable.command is not None and portable.command.code.startswith("python -c")
+    dropped = _shell_step("t" * 10, "grep -n x build.log | head", "bash", None, win)
+    assert dropped.command is None and dropped.text == "t" * 10
+    given = _shell_step("t" * 10, "grep -n x build.log | head", "bash", "Select-String x build.log", win)
+    assert given.command is not None and given.command.lang == "powershell"

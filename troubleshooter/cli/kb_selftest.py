@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,11 +57,36 @@ def validate(kb: KnowledgeBase, *, check_schema_file: bool = True) -> list[str]:
             for rule in entry.lint:
                 if rule not in known_rules:
                     problems.append(f"{where}: lint: {rule!r} is not a lint rule id (known: `trt-why lint --list-rules`)")
+    files = [Path(str(where)) for where in kb.origins.values() if str(where).endswith((".yaml", ".yml"))]
+    # and the built-in stacks, outside kinds and package table beside the entries
+    problems += comment_cut_problems([*files, *builtin_kb_dir().glob("*/*.yaml")])
     if check_schema_file:
         schema_path = builtin_kb_dir() / "schema.json"
         if not schema_path.is_file() or schema_path.read_text(encoding="utf-8") != json_schema():
             problems.append(f"{schema_path}: out of date; run `trt-why kb schema > kb/schema.json`")
     return problems
+
+
+def comment_cut_problems(paths: Iterable[Path]) -> list[str]:
+    """Values of these YAML files that a " #" cuts short, one problem each: in an unquoted (plain) value YAML reads
+    " #" and the rest of the line as a comment, so a command or a title loses it silently."""
+    import yaml
+
+    out = []
+    for path in sorted(set(paths)):
+        try:
+            text = path.read_text(encoding="utf-8")
+            tokens = list(yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+        except (OSError, yaml.YAMLError):
+            continue  # unreadable or invalid: the loader reports it
+        lines = text.splitlines()
+        for tok in tokens:
+            if isinstance(tok, yaml.ScalarToken) and tok.plain and tok.end_mark.line < len(lines):
+                rest = lines[tok.end_mark.line][tok.end_mark.column:]
+                if rest[:1] in (" ", "\t") and rest.lstrip().startswith("#"):
+                    out.append(f"{path}:{tok.end_mark.line + 1}: ' #' after an unquoted value starts a YAML comment "
+                               "and drops the rest of the line; quote the value ('...', with '' for a quote inside)")
+    return out
 
 
 def _placeholder_problems(entry: Entry) -> list[str]:

@@ -205,6 +205,18 @@ def with_interpreter(code: str, lang: str, python: str | None) -> str:
     return _PYTHON_CALL.sub(repl, code)
 
 
+def step_with_interpreter(step: FixStep, python: str | None) -> FixStep:
+    """`step` with its command's Python calls made with the interpreter the log shows (`with_interpreter`): the one
+    rewrite for the steps built outside the KB's fixes (the first error's next steps)."""
+    cmd = step.command
+    if not python or cmd is None:
+        return step
+    code = with_interpreter(cmd.code, cmd.lang, python)
+    if code == cmd.code:
+        return step
+    return FixStep.model_construct(text=step.text, command=Command.model_construct(lang=cmd.lang, code=code))
+
+
 def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Collection[str] = ()) -> list[Fix]:
     """The fixes for this version and for what the log showed (`matched`: the signature ids that matched)."""
     version = env.tensorrt_version

@@ -19,6 +19,7 @@ import regex
 
 from troubleshooter.core.advice import MISSING, fill, polygraphy_reduce
 from troubleshooter.core.logs import MAKE_FATAL, TENSORRT_OWN, is_exception_line
+from troubleshooter.core.shell_syntax import linux_only
 from troubleshooter.models import TENSORRT_LOGGER_ORIGINS, Command, Environment, FixStep, Origin
 from troubleshooter.re_programs import re_compile
 
@@ -82,6 +83,17 @@ def _versions(env: Environment, stack: Stack | None) -> str:
 
 def _step(text: str, code: str | None = None, lang: str = "bash") -> FixStep:
     return FixStep.model_construct(text=text, command=Command.model_construct(lang=lang, code=code) if code else None)
+
+
+def _shell_step(text: str, code: str | None, lang: str, windows: str | None, env: Environment) -> FixStep:
+    """A step written as a POSIX command with, where it differs, its Windows (PowerShell) form: on a Windows log the
+    Windows form, or no command when the POSIX one has Linux-only syntax (`shell_syntax`) - its text stays."""
+    if env.platform == "windows":
+        if windows is not None:
+            return _step(text, windows, "powershell")
+        if code and linux_only(code, lang):
+            return _step(text)
+    return _step(text, code, lang)
 
 
 _COMPILED: dict[str, regex.Pattern[str]] = {}
@@ -224,9 +236,8 @@ def _kind_step(kind: OutsideKind, m: regex.Match[str], env: Environment) -> FixS
     name = ((m.group("name") if "name" in m.re.groupindex else None) or kind.default).rstrip(".,;:)")
     values = {k: v or MISSING for k, v in m.groupdict().items()}
     values.update(name=name or MISSING, top=name.split(".")[0] if name else MISSING)
-    windows = env.platform == "windows" and kind.windows is not None
-    code, lang = (kind.windows, "powershell") if windows else (kind.code, kind.lang)
-    return _step(fill(kind.text, values), fill(code, values, lang) if code else None, lang)
+    return _shell_step(fill(kind.text, values), fill(kind.code, values, kind.lang) if kind.code else None, kind.lang,
+                       fill(kind.windows, values, "powershell") if kind.windows else None, env)
 
 
 def first_error_steps(payload: str, env: Environment, stack: Stack | None = None, *,
@@ -309,7 +320,8 @@ def _stack_steps(payload: str, env: Environment, stack: Stack, origin: Origin | 
     if env.front_end is None and _API_NETWORK.search(payload):
         return [_step(_API_VERBOSE, _API_VERBOSE_CODE, "python"), _step(_report_text(stack, env))]
     key = env.front_end or "unknown"
-    steps = [_step(s.text, s.code, s.lang) for s in stack.steps if s.fits(key, env.execution_providers, env.language)]
+    steps = [_shell_step(s.text, s.code, s.lang, s.windows, env) for s in stack.steps
+             if s.fits(key, env.execution_providers, env.language)]
     if stack.reduce and is_tensorrt_build_line(payload, origin, env):
         steps.append(_step("If it fails while TensorRT builds from the ONNX model: shrink the model to the part that "
                            "still fails with this error.", polygraphy_reduce(fail_regex(payload), env)))

@@ -248,4 +248,8 @@ def failure_of(diagnoses: list[Diagnosis], unexplained: list[Unexplained], last_
     above = [(path, at) for no, path, at in frames if 0 < first.line - no <= TRACEBACK_WINDOW]
     steps = first_error_steps(line.text, env, stack, kinds=kinds, origin=line.origin, later=later,
                               frame=above[-1] if above else None)
+    if env.python:  # the app's own interpreter, as in the KB's fixes
+        from troubleshooter.core.advice import step_with_interpreter
+
+        steps = [step_with_interpreter(s, env.python) for s in steps]
     return failure, first.model_copy(update={"next_steps": steps})

@@ -32,6 +32,8 @@ class StackStep(StrictModel):
     text: str = Field(min_length=10, description="What to do and why, for someone whose run just failed.")
     code: str | None = Field(default=None, description="The command or snippet (placeholders in <angle brackets>).")
     lang: str = Field(default="bash", description="Language of `code`: bash, python, text, ini...")
+    windows: str | None = Field(default=None, description="The same for Windows (PowerShell), when it differs. A "
+                                "POSIX command with Linux-only syntax and no Windows form is left out on Windows.")
     source: str = Field(pattern=URL, description="The stack's own documentation that this step follows.")
     front_ends: list[str] = Field(
         default_factory=list,
