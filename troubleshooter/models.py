@@ -110,7 +110,8 @@ class Environment(_Frozen):
     tensorrt_possible: list[str] = Field(
         default_factory=list,
         description="When the log does not print the TensorRT release: the releases (major.minor) it leaves possible, "
-        "from its date (only releases out by then) and its JetPack (the release it ships). Empty: any.")
+        "from its date (only releases out by then), its JetPack (the release it ships), an ONNX parser message only "
+        "some releases print, and the Python API's logger format before 8.2 (\"[TensorRT] ERROR: \"). Empty: any.")
     precisions: list[str] = Field(
         default_factory=list, description="Precision flags: int8, fp16, bf16, fp8, best, strongly-typed."
     )
@@ -151,7 +152,9 @@ class Environment(_Frozen):
         parser = "tensorrt_possible" in self.sources  # a parser message set a lower bound too
         why = ([f"the log is dated {self.log_date}"] if self.log_date else []) + (
             [f"JetPack {self.jetpack}"] if self.jetpack else []) + (
-            [f"the ONNX parser's message on line {self.sources['tensorrt_possible']}"] if parser else [])
+            [f"the ONNX parser's message on line {self.sources['tensorrt_possible']}"] if parser else []) + (
+            [f"TensorRT's old Python logger format on line {self.sources['tensorrt_logger']}"]
+            if "tensorrt_logger" in self.sources else [])
         what = (f"TensorRT {possible[0]}" if len(possible) == 1 else f"TensorRT {possible[0]} to {possible[-1]}" if parser
                 else f"TensorRT {possible[-1]} or older")
         return f"{what} ({', '.join(why)})" if why else what

@@ -408,6 +408,22 @@ def test_a_parser_message_bounds_the_release_from_below_too() -> None:
     assert diagnose("[TensorRT v8601]\n" + log).environment.tensorrt_possible == []
 
 
+def test_the_old_python_logger_format_bounds_the_release_from_above() -> None:
+    # real (grimoire/mmdetection-to-tensorrt#7, first-sight batch 37): TensorRT's Python logger before 8.2 printed
+    # "[TensorRT] ERROR: ..."; from the 8.2.0-EA tag on "[<time>] [TRT] [E] ..." (python/src/infer/pyCore.cpp)
+    log = ("[TensorRT] ERROR: Parameter check failed at: engine.cpp::setBindingDimensions::949, condition: "
+           "profileMinDims.d[i] <= dimensions.d[i]\n")
+    env = diagnose(log).environment
+    assert env.tensorrt_possible and env.tensorrt_possible[-1] == "8.2"
+    assert env.release_text == "TensorRT 8.2 or older (TensorRT's old Python logger format on line 1)"
+    # the line it names is the first in that format, after lines of other formats
+    assert "line 2" in diagnose("[W] something else\n" + log).environment.release_text
+    # a printed release wins; the new format bounds nothing
+    assert diagnose("TensorRT version: 8.0.1\n" + log).environment.tensorrt_possible == []
+    new_format = "[03/01/2023-10:00:00] [TRT] [E] 3: [executionContext.cpp::setInputShape::2037] Error Code 3: x\n"
+    assert "8.2 or older" not in diagnose(new_format).environment.release_text
+
+
 @pytest.mark.parametrize(("text", "platform"), [
     # real (triple-mu/YOLOv8-TensorRT#130): MSVC's namespace-qualified function in TensorRT's own bracket
     ("ERROR: 1: [runtime.cpp::nvinfer1::Runtime::parsePlan::314] Error Code 1: Serialization (Serialization assertion "

@@ -821,3 +821,16 @@ def test_a_run_of_error_lines_without_a_frame_is_not_taken_for_a_traceback() -> 
            "RuntimeError: build failed\n")
     report = diagnose(log)
     assert report.first_error is not None and report.first_error.line == 1
+
+
+def test_comfyui_s_timestamp_and_dash_before_a_traceback_header_is_a_prefix() -> None:
+    # real (Gourieff/ComfyUI-ReActor#32, first-sight batch 37): ComfyUI's log writes "<ISO time> - " before each line; the
+    # traceback header behind it led the report ahead of the exception line that names the missing module
+    log = ("2025-01-28T20:59:39.460322 - Traceback (most recent call last):\n"
+           '  File "F:\\ComfyUI\\custom_nodes\\ComfyUI_TensorRT\\tensorrt_convert.py", line 7, in <module>\n'
+           "    import tensorrt as trt\n"
+           "ModuleNotFoundError: No module named 'tensorrt'\n")
+    report = diagnose(log)
+    assert report.first_error is None
+    assert report.diagnoses[0].id == "python-package-missing"
+    assert parse_line(1, "2025-01-28T20:59:39.460322 - Traceback (most recent call last):").text.startswith("Traceback")

@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
-from troubleshooter.core.versions import ALL_RELEASES, normalise, parser_message_releases, possible_releases
+from troubleshooter.core.versions import (
+    ALL_RELEASES,
+    before_new_python_logger,
+    normalise,
+    parser_message_releases,
+    possible_releases,
+)
 from troubleshooter.models import TENSORRT_LOGGER_ORIGINS, Environment, Origin
 from troubleshooter.re_programs import re_compile
 
@@ -476,6 +482,8 @@ class EnvCollector:
     """The first dated line's number and its date (ISO)."""
     parser_releases: tuple[int, tuple[str, ...]] | None = None
     """The first line quoting a message of the ONNX parser's that only some releases print, and those releases."""
+    old_logger: int | None = None
+    """The first line in the Python API's logger format before 8.2 ("[TensorRT] ERROR: ...", origin trt7)."""
     """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
 
     def feed(self, no: int, text: str, raw: str) -> None:
@@ -589,12 +597,16 @@ class EnvCollector:
             self.last_build = (later.last_build[0] + line_offset, later.last_build[1])
         if self.parser_releases is None and later.parser_releases is not None:
             self.parser_releases = (later.parser_releases[0] + line_offset, later.parser_releases[1])
+        if self.old_logger is None and later.old_logger is not None:
+            self.old_logger = later.old_logger + line_offset
 
     def note_origin(self, origin: Origin | None, no: int = 0) -> None:
         if origin in ("onnxruntime", "torch-tensorrt") and self.origin_front_end is None:
             self.origin_front_end = origin
         if origin in _TENSORRT_ORIGINS and self.tensorrt_seen is None:
             self.tensorrt_seen = no
+        if origin == "trt7" and self.old_logger is None:
+            self.old_logger = no
 
     def _platform(self, no: int, raw: str) -> None:
         for name, rx in (("jetson", _JETSON), ("wsl", _WSL), ("windows", _WINDOWS), ("windows-dll", _WINDOWS_DLL),
@@ -691,6 +703,11 @@ class EnvCollector:
             if narrowed and narrowed != possible:  # a message against the log's own date: the date stands
                 possible = narrowed
                 sources["tensorrt_possible"] = self.parser_releases[0]
+        if self.old_logger is not None and not vals.get("tensorrt_version"):
+            older = before_new_python_logger(possible)
+            if older and older != possible:  # with a date or a JetPack that already rules the new logger out: no change
+                possible = older
+                sources["tensorrt_logger"] = self.old_logger
         env = Environment.model_construct(
             None,  # the fields set: pydantic works them out (a `**vals` key would otherwise be taken for it)
             **vals,

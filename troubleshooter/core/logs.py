@@ -117,8 +117,10 @@ _RULES: list[tuple[str, _RuleOrigin | None, bool]] = [
     (r"[\w.-]{1,80}\.(?:js|mjs|cjs|ts):\d+ (?=\S)", None, False),
     # first-sight batch 35: Sunshine's colon-separated date ("[2023:12:03:20:04:39]: ")
     (r"\[\d{4}(?::\d{2}){5}(?:\.\d+)?\]:\s+", None, False),
-    # ISO timestamp, optionally bracketed.
-    (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+|$)", None, False),
+    # ISO timestamp, optionally bracketed; ComfyUI's log closes it with " - " ("2025-01-28T20:59:39.460322 - Traceback
+    # (most recent call last):", first-sight batch 37)
+    (r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s+-(?=\s|$))?(?:\s+|$)",
+     None, False),
     # a Unix epoch time before a bracketed field (ROS 2 launch: "1704759117.6031718 [ERROR] [launch]: ...")
     (r"\d{10}(?:\.\d{1,9})?\s+(?=\[)", None, False),
     # trtexec / Python logger timestamp: "[08/07/2024-12:27:04] "

@@ -610,7 +610,9 @@ class Matcher:
                 continue
             # A line seen before that depends on nothing around it: what it yielded, applied again.
             if info.origin is not last_origin:  # noting the same origin again changes nothing
-                note_origin(info.origin)
+                count += bcount(b"\n", prev, s)  # the line it is first seen on (a change of origin: rare)
+                prev = s
+                note_origin(info.origin, count + 1)
                 last_origin = info.origin
             if info.idle:
                 continue

@@ -107,6 +107,18 @@ def jetpack_ships(jetpack: str) -> list[str] | None:
 ALL_RELEASES = ["5.0", *RELEASE_DATES]
 """Every release (major.minor) the possible-release reasoning knows, oldest first."""
 
+OLD_PYTHON_LOGGER_NEWEST = "8.2"
+"""The newest release a log in the Python API's old logger format ("[TensorRT] ERROR: ...") leaves possible. The
+default `tensorrt.Logger` printed "[TensorRT] <LEVEL>: " up to release/8.0 and "[<time>] [TRT] [E] " from the 8.2.0-EA
+tag on (NVIDIA/TensorRT python/src/infer/pyCore.cpp at each tag); 8.2 rather than 8.0, because a reporter on "8.2.0"
+pasted the old format (NVIDIA/TensorRT#1634) and an app's own logger may keep it."""
+
+
+def before_new_python_logger(possible: list[str]) -> list[str]:
+    """The releases of `possible` (empty: any) that the old Python logger format leaves possible."""
+    newest = Version(OLD_PYTHON_LOGGER_NEWEST)
+    return [r for r in (possible or ALL_RELEASES) if Version(r) <= newest]
+
 
 def possible_releases(log_date: str | None = None, jetpack: str | None = None) -> list[str]:
     """The TensorRT releases (major.minor) a log that does not print its release leaves possible: those out by
