@@ -741,3 +741,23 @@ def test_portable_comfyui_on_windows_gets_powershell_steps_and_its_own_python() 
     assert any("Select-String" in c for c in codes)
     embedded = "C:\\Users\\ziadh\\OneDrive\\Desktop\\ComfyUI_windows_portable\\python_embeded\\python.exe"
     assert any(f'& "{embedded}" -c' in c for c in codes)
+
+
+def test_an_apps_error_header_is_read_with_the_message_under_it() -> None:
+    # real (comfyanonymous/ComfyUI_TensorRT#21, first-sight batch 37): ComfyUI's header over the exception's message,
+    # without its name, then the traceback; the header alone led and got ComfyUI's generic steps
+    log = ("Error occurred when executing STATIC_TRT_MODEL_CONVERSION:\n\n"
+           "Exporting the operator 'aten::scaled_dot_product_attention' to ONNX opset version 17 is not supported. "
+           "Please feel free to request support or submit a pull request on PyTorch GitHub: "
+           "https://github.com/pytorch/pytorch/issues.\n\n"
+           'File "/home/ubuntu/ComfyUI/execution.py", line 151, in recursive_execute\n'
+           "output_data, output_ui = get_output_data(obj, input_data_all)\n")
+    report = diagnose(log)
+    assert report.first_error is not None and report.first_error.line == 1
+    assert "scaled_dot_product_attention" in report.first_error.text
+    assert "aten::scaled_dot_product_attention" in report.first_error.next_steps[0].text
+    # over a traceback, the header is not joined with its frame
+    framed = diagnose("Error occurred when executing KSampler:\n\n"
+                      'File "/home/u/ComfyUI/execution.py", line 151, in recursive_execute\n'
+                      "RuntimeError: CUDA error: out of memory\n")
+    assert framed.first_error is None or 'File "' not in framed.first_error.text

@@ -257,6 +257,7 @@ _PARSER_FRAME = re_compile(
     r"|(?:ModelImporter|builtin_op_importers|onnxOpImporters|importerUtils)\.cpp:\d+ In function \w+:?\s*$"
     # Paddle's error report: its C++ traceback's header and the summary's header, before the message itself
     r"|^C\+\+ Traceback \(most recent call last\):\s*$|^Error Message Summary:\s*$"
+    r"|^C\+\+ Call Stacks \(More useful to developers\):\s*$|^Python Call Stacks \(More useful to users\):\s*$"
     # the linker's header before the symbol it could not resolve ("ld: x.o: in function `Foo::Foo()':")
     r"|: in function [`'][^`']{1,400}':\s*$"
     # an app's header over the error of one of its steps (ComfyUI: "Error occurred when executing KSampler:", chaiNNer: "An

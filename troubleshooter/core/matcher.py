@@ -439,14 +439,11 @@ class Matcher:
             return _EMPTY, None, True
         line = _Line(no, level, origin, text, raw)
         cmake_message = text.startswith("CMake Error at ") and _CMAKE_MESSAGE.match(text) is not None
+        app_header = text.startswith(_APP_HEADER_STARTS) and _APP_HEADER.match(text) is not None
         unbalanced = (text.count("(") > text.count(")") or ("Error Code" in text and _DETAIL_FOLLOWS.search(text) is not None)
-                      or cmake_message
+                      or cmake_message or app_header
                       or (text.endswith(("__version__", "__version__)")) and _VERSION_QUERY.match(text) is not None))
-        joined = None
-        if unbalanced:
-            joinings = _joinings(line, following() if callable(following) else following, unfinished=True,
-                                 indented=cmake_message)
-            joined = joinings[0] if joinings else None
+        joined = _continued(line, following, cmake_message=cmake_message, app_header=app_header) if unbalanced else None
         found = self._index.find(raw)
         gate = self._gate_literals
         by_literal = self.by_literal
@@ -495,7 +492,7 @@ class Matcher:
         info = _LineInfo(False, not neighbours, origin, tuple(matches), error, not matches and not error)
         if info.idle:
             return info, None, not timed_out
-        if cmake_message and joined is not None:
+        if (cmake_message or app_header) and joined is not None:
             raw = raw.rstrip() + joined[len(line.text):]  # the report shows the header with the message under it
         return info, LogLine.model_construct(no=no, level=level, origin=origin, text=text, raw=raw), not timed_out
 
@@ -782,6 +779,28 @@ are read as one line, so the release is read."""
 _CMAKE_MESSAGE = re_compile(r"CMake Error at \S{1,300}:\d+ \(message\):\s*$")
 """CMake's header over a project's own `message(FATAL_ERROR ...)`, whose words are on the indented lines under it ("  TensorRT
 8.5 or greater is required but ..  was found."): the header is joined with them, so the line says what failed."""
+
+
+_APP_HEADER_STARTS = ("Error occurred when executing ", "An error occurred in ")
+_APP_HEADER = re_compile(r"(?:Error occurred when executing [\w .-]{1,80}|An error occurred in an? [^\n]{1,80} node):\s*$")
+"""An app's header over the error of one of its steps, the message on the next line without an exception's name
+(ComfyUI: "Error occurred when executing STATIC_TRT_MODEL_CONVERSION:" over "Exporting the operator ... is not
+supported", first-sight batch 37; chaiNNer: "An error occurred in a onnx Upscale Image node:"): the header is joined
+with that line, so the line says what failed (`logs.is_report_frame` knows the header alone)."""
+_NOT_A_MESSAGE = re_compile(r"File \"|Traceback \(|\s*$")
+"""A header's next line that is no message: a traceback's header or frame."""
+
+
+def _continued(line: _Line, following: Sequence[bytes] | Callable[[], Sequence[bytes]], *, cmake_message: bool,
+               app_header: bool) -> str | None:
+    """An unfinished line joined with the lines that finish it (`_joinings`), or None: CMake's message indented under
+    its header; an app's header with its message, not with a traceback under it."""
+    joinings = _joinings(line, following() if callable(following) else following, unfinished=True,
+                         indented=cmake_message)
+    joined = joinings[0] if joinings else None
+    if app_header and joined is not None and _NOT_A_MESSAGE.match(joined, len(line.text) + 1):
+        return None  # the header over a traceback: its exception line says what failed
+    return joined
 
 
 def _joinings(line: _Line, following: Sequence[bytes], *, unfinished: bool, indented: bool = False) -> list[str]:
