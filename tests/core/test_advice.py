@@ -259,3 +259,23 @@ def test_a_trigger_whose_requires_are_unmet_lends_nothing_to_the_report() -> Non
     assert titles[0] == "Install the plugin's requirements into the app's own Python"
     assert not any("stack_package" in t or "imports, into the same Python" in t for t in titles)
     assert "ComfyUI_IPAdapter_plus" in top.causes[0] and "<" not in top.causes[0].split(":")[0]
+
+
+def test_a_trtexec_command_says_so_when_the_log_ran_another_builder() -> None:
+    # real (grimoire/mmdetection-to-tensorrt#7, first-sight batch 37): a Python program (mmdet2trt) built the engine;
+    # the profile fix's trtexec command is trtexec's form of the step, and says so
+    from pathlib import Path
+
+    from troubleshooter import diagnose
+
+    log = (Path(__file__).parents[2] / "sample_logs/first-sight/batch-37/g37A-c-mmdet2trt-7.log").read_text()
+    steps = [s for f in diagnose(log).diagnoses[0].fixes for s in f.detail]
+    by_trtexec = [s for s in steps if s.command is not None and s.command.code.startswith("trtexec")]
+    assert by_trtexec and all("trtexec" in s.text for s in by_trtexec)
+    assert any(s.text.startswith("(trtexec) ") for s in by_trtexec)
+    # a trtexec log: its own tool, no label
+    own = diagnose("[03/01/2023-10:00:00] [E] Error[3]: [executionContext.cpp::setInputShape::2037] Error Code 3: API "
+                   "Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setInputShape::2037, "
+                   "condition: satisfyProfile Runtime dimension does not satisfy any optimization profile.)\n"
+                   "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n")
+    assert not any(s.text.startswith("(trtexec") for f in own.diagnoses[0].fixes for s in f.detail)

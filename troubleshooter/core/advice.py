@@ -259,6 +259,9 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
         return bool(spec.when) or bool(spec.front_ends)
 
     other = _other_languages(entry, env, fits)
+    # a log that shows another builder than trtexec (a stack, or a Python program): a trtexec command says it is
+    # trtexec's form of the step (the remedy is the same in the builder the log shows)
+    elsewhere = _built_elsewhere(env)
 
     def in_language(step: Any) -> bool:
         return not other or _in(step, other, env)
@@ -280,7 +283,9 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
                 releases = None  # every release the log leaves possible is one this step is for
             stack_ranges = [releases_label(spec_, stack) for stack, spec_ in step.stack_versions.items()
                             if env.stack_versions.get(stack) is None]  # the log prints none: say whom it is for
-            label = ", ".join(filter(None, (*stack_ranges, _whom(releases, whom(step.platforms or fx.platforms)))))
+            by_trtexec = elsewhere and _runs_trtexec(step.code, step.lang) and "trtexec" not in text
+            label = ", ".join(filter(None, ("trtexec" if by_trtexec else None, *stack_ranges,
+                                            _whom(releases, whom(step.platforms or fx.platforms)))))
             if label:
                 text = f"({label}) {text}"
             lang = (step.lang or "text").lower()
@@ -306,6 +311,26 @@ def fixes_for(entry: Entry, env: Environment, vals: dict[str, str], matched: Col
             out.append((2 * (0 if specific(fx) else 1) + int(narrower), len(out), fix))
     # A fix written for what this log shows (a signature it matched, its stack) comes before the general ones.
     return [fix for _rank, _i, fix in sorted(out, key=lambda t: (t[0], t[1]))]
+
+
+_TRTEXEC_FIRST = re_compile(r"^\s*(?:\S*[\\/])?trtexec(?:\.exe)?\s")
+"""A command whose first call is trtexec (a path to it included: /usr/src/tensorrt/bin/trtexec)."""
+_OWN_TRTEXEC = ("trtexec", "polygraphy")
+"""The front ends whose users run trtexec (Polygraphy's users have it beside it)."""
+
+
+def _built_elsewhere(env: Environment) -> bool:
+    """The log shows a builder other than trtexec: a stack's (Torch-TensorRT, Ultralytics, DeepStream, an app...), or a
+    Python program's own (TensorRT's Python API, a converter), with no trtexec run in it."""
+    if env.front_end is not None:
+        return env.front_end not in _OWN_TRTEXEC
+    return env.language == "python"
+
+
+def _runs_trtexec(code: str | None, lang: str | None) -> bool:
+    """A shell step whose command starts with trtexec."""
+    return (bool(code) and (lang or "bash").lower() in (*_SHELLS, "powershell", "pwsh", "cmd", "bat")
+            and _TRTEXEC_FIRST.match(code or "") is not None)
 
 
 def _for_some_only(platforms: Sequence[Platform], possible: Collection[Platform] | None) -> bool:

@@ -8,7 +8,7 @@ Windows form is left out (its text stays), never shown to a user who cannot run 
 
 from __future__ import annotations
 
-import re
+from troubleshooter.re_programs import re_compile
 
 POSIX_SHELLS = ("bash", "sh", "shell", "console", "zsh")
 WINDOWS_SHELLS = ("powershell", "ps1", "pwsh", "cmd", "bat", "batch")
@@ -47,10 +47,10 @@ WINDOWS_ONLY: list[tuple[str, str]] = [
 
 def hits(rules: list[tuple[str, str]], code: str) -> list[str]:
     """The names of the rules whose pattern `code` holds."""
-    return [name for name, rx in rules if re.search(rx, code)]
+    return [name for name, rx in rules if re_compile(rx).search(code)]
 
 
-_PYTHON_C = re.compile(r"""(\bpython[\d.]*(?:\.exe)?\s+-c\s+)("[^"]*"|'[^']*')""")
+_PYTHON_C = re_compile(r"""(\bpython[\d.]*(?:\.exe)?\s+-c\s+)("[^"]*"|'[^']*')""")
 """A `python -c "..."` program: its body is Python, not shell syntax (`g=tf.GraphDef(); g.Parse...` is no shell's
 `VAR=value cmd`)."""
 
