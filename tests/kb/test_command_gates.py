@@ -159,6 +159,7 @@ JETSON_ONLY = [
 DESKTOP_DRIVER_CODE = r"\bnvidia-driver\b|\bubuntu-drivers\b|\bcuda-drivers\b|\bNVIDIA-Linux-\S*\.run\b|\S+\.run\b"
 DRIVER_TEXT = (r"(?i)\b(?:install|update|upgrade|reinstall)\w*\s+(?:the\s+|a\s+|your\s+)?(?:latest\s+|newer\s+|new\s+)?"
                r"(?:NVIDIA\s+)?(?:GPU\s+)?drivers?\b")
+NVIDIA_SMI = r"\bnvidia-smi\b"  # Jetson: none on JetPack 4 and 5 (JetPack 6 has a reduced one)
 X86_IMAGE = r"\bdocker\s+run\b(?![^\n]*(?:l4t|igpu|jetson|jetpack))"
 PYPI_TENSORRT = (r"\bpip3?\s+install\b[^\n]*(?:[\s\"'](?:tensorrt|torch-tensorrt|torch_tensorrt)(?:-cu\d+)?\b|"
                  r"download\.pytorch\.org/whl)")
@@ -290,6 +291,9 @@ def jetson_problems(entry, fix, step) -> list[str]:  # type: ignore[no-untyped-d
         out.append("an x86 container image shown on Jetson (use an l4t / iGPU image there)")
     if shell and "jetson" in plats and re.search(PYPI_TENSORRT, code):
         out.append("a PyPI TensorRT / Torch-TensorRT / pytorch.org wheel shown on Jetson (TensorRT comes with JetPack)")
+    if shell and "jetson" in plats and re.search(NVIDIA_SMI, code) and "JetPack 6" not in step.text:
+        out.append("nvidia-smi shown on Jetson (JetPack 4 and 5 have none): gate it without jetson and give the "
+                   "Jetson step beside it (tegrastats, the module's model), or say it is for JetPack 6")
     return out
 
 
@@ -374,7 +378,10 @@ def test_platform_check(code: str, lang: str, platforms: tuple[str, ...], ok: bo
     ("sudo apt-get install --only-upgrade nvidia-driver-550", ("linux",), "Do it", True),
     ("sudo sh cuda_12.4.0_550.54.14_linux.run", ("linux", "jetson"), "Do it", False),
     ("nvidia-smi", (), "Install the latest driver", False),
-    ("nvidia-smi", (), "Install a synchronous allocator (when driver and TensorRT cannot change)", True),
+    ("nvidia-smi", ("linux", "windows", "wsl"), "Install a synchronous allocator (when driver and TensorRT cannot change)",
+     True),
+    ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv", (), "See what holds the GPU", False),
+    ("nvidia-smi", ("jetson",), "JetPack 6 - the GPU's state", True),
     ("nvidia-smi", ("linux", "windows", "wsl"), "Install the latest driver", True),
     ("docker run --gpus all nvcr.io/nvidia/tensorrt:24.05-py3 trtexec", ("linux", "jetson"), "Do it", False),
     ("docker run --runtime nvidia nvcr.io/nvidia/l4t-tensorrt:r8.6.2-devel trtexec", ("jetson",), "Do it", True),
@@ -467,3 +474,19 @@ def test_windows_log_keeps_a_portable_command_and_drops_a_linux_one() -> None:
     assert dropped.command is None and dropped.text == "t" * 10
     given = _shell_step("t" * 10, "grep -n x build.log | head", "bash", "Select-String x build.log", win)
     assert given.command is not None and given.command.lang == "powershell"
+
+
+def test_a_jetson_log_gets_tegrastats_where_a_pc_gets_nvidia_smi() -> None:
+    # Jetson has no nvidia-smi on JetPack 4 and 5: the memory and compute-capability checks have a Jetson step beside
+    # the nvidia-smi one, which is not shown there
+    from troubleshooter.core.advice import fixes_for
+    from troubleshooter.models import Environment
+
+    entry = next(e for e in KB.entries if e.id == "gpu-out-of-memory")
+    sig = "torch-cuda-oom"
+    jetson = [s.command.code for f in fixes_for(entry, Environment(platform="jetson"), {}, [sig])
+              for s in f.detail if s.command is not None]
+    linux = [s.command.code for f in fixes_for(entry, Environment(platform="linux"), {}, [sig])
+             for s in f.detail if s.command is not None]
+    assert not any("nvidia-smi" in c for c in jetson) and any("tegrastats" in c for c in jetson)
+    assert any("nvidia-smi" in c for c in linux) and not any("tegrastats" in c for c in linux)
