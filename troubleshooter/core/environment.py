@@ -478,13 +478,13 @@ class EnvCollector:
     """Each ONNX Runtime execution provider the log names, with the first line that names it."""
     last_build: tuple[int, bool] | None = None
     pip_show_at: int = -2
+    """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
     log_date: tuple[int, str] | None = None
     """The first dated line's number and its date (ISO)."""
     parser_releases: tuple[int, tuple[str, ...]] | None = None
     """The first line quoting a message of the ONNX parser's that only some releases print, and those releases."""
     old_logger: int | None = None
     """The first line in the Python API's logger format before 8.2 ("[TensorRT] ERROR: ...", origin trt7)."""
-    """The line of a `pip show tensorrt` "Name: tensorrt" (its "Version:" follows on the next line)."""
 
     def feed(self, no: int, text: str, raw: str) -> None:
         if _NAMES_ONLY.search(text):
