@@ -282,6 +282,34 @@ def test_ctrl_c_mid_parallel_scan_stops_every_process(tmp_path) -> None:  # type
     assert _group(proc.pid) == []
 
 
+POOL_START_INTERRUPT = (
+    "import os, signal\n"
+    "import multiprocessing.context as mpc\n"
+    "# Ctrl+C while the pool starts its workers (SIGINT is held then): it lands as the mask is lifted\n"
+    "start = mpc.BaseContext.Pool\n"
+    "def pool(self, *args, **kwargs):\n"
+    "    started = start(self, *args, **kwargs)\n"
+    "    os.kill(os.getpid(), signal.SIGINT)\n"
+    "    return started\n"
+    "mpc.BaseContext.Pool = pool\n"
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a large file is scanned in parts on Linux only")
+def test_ctrl_c_while_the_pool_starts_closes_the_pool(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The interrupt held while the workers are forked lands when the pool is up but before any task: the pool is
+    closed and joined as after Ctrl+C mid-scan (it was left to the interpreter's exit, which killed the workers and
+    could hang - the fresh-clone run's timeout in test_ctrl_c_mid_parallel_scan_stops_every_process)."""
+    log = _slow_log(tmp_path, lines=20_000)
+    proc = subprocess.Popen([sys.executable, "-c", POOL_START_INTERRUPT + PARALLEL_RUN.format(args=[log])],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env({"TRT_WHY_JOBS": "2"}),
+                            cwd=str(ROOT), start_new_session=True, preexec_fn=_default_sigint)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == exit_codes.INTERRUPTED, err
+    assert _no_traceback(err) == "trt-why: interrupted\n" and out == b""
+    assert _group(proc.pid) == []
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a large file is scanned in parts on Linux only")
 def test_parallel_scan_into_a_closed_pipe(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The reader of a file scanned in parts leaves before the report: no traceback, the verdict's status."""

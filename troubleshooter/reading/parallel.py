@@ -224,9 +224,13 @@ def scan_file_parallel(path: str, matcher: Matcher, finders: Finders, size: int,
         with matcher.shared_by(jobs):  # each process remembers its share of lines
             gc.freeze()  # the collector leaves the inherited objects alone: fewer pages copied in the workers
             try:
-                with _interrupts_held():
-                    pool = ctx.Pool(jobs, initializer=_ignore_interrupts)
+                pool = None
                 try:
+                    # A Ctrl+C held while the pool starts lands as the mask is lifted, inside this try: the pool is
+                    # then closed and joined below like any other (it was not, when it landed before the try, and the
+                    # interpreter's exit then terminated the workers: the hang `Pool.terminate` brings, seen under load)
+                    with _interrupts_held():
+                        pool = ctx.Pool(jobs, initializer=_ignore_interrupts)
                     results = pool.imap(_scan_part, range(parts))
                     while merge.merged < parts:
                         with contextlib.suppress(multiprocessing.TimeoutError):
@@ -238,8 +242,9 @@ def scan_file_parallel(path: str, matcher: Matcher, finders: Finders, size: int,
                     # lock for ever, and the pool's own shutdown then waits on that lock (a hang seen under
                     # load). The parts left end at once (`stop`), and the pool closes as after a full scan.
                     stop.value = int(merge.merged < parts)
-                    pool.close()
-                    pool.join()
+                    if pool is not None:
+                        pool.close()
+                        pool.join()
             except Exception:  # a part that fails (not plain text, unreadable): the caller scans in one pass
                 return None
             finally:
