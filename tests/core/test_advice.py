@@ -279,3 +279,18 @@ def test_a_trtexec_command_says_so_when_the_log_ran_another_builder() -> None:
                    "condition: satisfyProfile Runtime dimension does not satisfy any optimization profile.)\n"
                    "&&&& FAILED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx\n")
     assert not any(s.text.startswith("(trtexec") for f in own.diagnoses[0].fixes for s in f.detail)
+
+
+def test_comfyui_desktop_gets_its_terminal_not_the_portable_python() -> None:
+    # real (Gourieff/ComfyUI-ReActor#32, first-sight batch 37): ComfyUI Desktop (the Electron app's resources\ComfyUI
+    # in the frames) was told to use the portable build's python_embeded first
+    from pathlib import Path
+
+    from troubleshooter import diagnose
+
+    log = (Path(__file__).parents[2] / "sample_logs/first-sight/batch-37/g37B-c-reactor2-32.log").read_text()
+    fixes = diagnose(log).diagnoses[0].fixes
+    first = fixes[0].detail[0]
+    assert first.text.startswith("ComfyUI Desktop") and first.command is not None
+    assert "custom_nodes\\ComfyUI_TensorRT\\requirements.txt" in first.command.code
+    assert not any("python_embeded" in (s.command.code if s.command else "") for f in fixes for s in f.detail)
