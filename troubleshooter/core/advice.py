@@ -13,6 +13,7 @@ from typing import Any
 
 import regex
 
+from troubleshooter.core.shell_syntax import POSIX_SHELLS, WINDOWS_SHELLS
 from troubleshooter.core.state import EntryHits
 from troubleshooter.core.versions import any_in_range, in_range, possible_releases
 from troubleshooter.kb.schema import Cause, Entry, FixSpec, Step, VersionAdvice
@@ -23,7 +24,7 @@ from troubleshooter.re_programs import re_compile
 _PLACEHOLDER = re_compile(r"\{([a-z_][a-z0-9_]*)\}")
 _OPTIONAL = re_compile(r"\[\[(.*?)\]\]", re.DOTALL)
 """A part of a KB text said only when the log gave the values it names (prose only; `[[` is bash syntax in code)."""
-_SHELLS = ("bash", "sh", "shell", "console", "zsh")
+_SHELLS = POSIX_SHELLS
 _SAFE_WORD = re_compile(r"[\w@%+=:,./\\-]+")
 """A value that needs no quoting in any shell (node names, paths without spaces)."""
 _SOURCE = ("python", "cpp", "c++", "c")
@@ -329,7 +330,7 @@ def _built_elsewhere(env: Environment) -> bool:
 
 def _runs_trtexec(code: str | None, lang: str | None) -> bool:
     """A shell step whose command starts with trtexec."""
-    return (bool(code) and (lang or "bash").lower() in (*_SHELLS, "powershell", "pwsh", "cmd", "bat")
+    return (bool(code) and (lang or "bash").lower() in (*POSIX_SHELLS, *WINDOWS_SHELLS)
             and _TRTEXEC_FIRST.match(code or "") is not None)
 
 

@@ -250,6 +250,10 @@ _FALLBACK = re_compile(r"[,;] (?:use|using|will use|trying) [\w.-]+ instead\b"
                        r"|\bPlease install .{1,240}? to (?:add|enable) (?:support for|the use of)\b")
 """A notice that a program went on another way ("failed to import ttsfrd, use WeTextProcessing instead"; a cache it
 could not read and makes anew): the words of a failure, on a line that reports none."""
+APP_STEP_HEADER = r"(?:Error occurred when executing [\w .-]{1,80}|An error occurred in an? [^\n]{1,80} node):\s*$"
+"""An app's header over the error of one of its steps, its message on the lines under it (ComfyUI: "Error occurred
+when executing KSampler:", chaiNNer: "An error occurred in a onnx Upscale Image node:"): a report frame here, and the
+matcher joins it with the message (`matcher._APP_HEADER`)."""
 _PARSER_FRAME = re_compile(
     r"ModelImporter\.cpp:\d+: (?:--- (?:Begin|End) node ---|(?:input|output|name|op_type|domain): \"[^\"]*\")\s*$"
     # the header of the parser's error ("ERROR: /opt/onnx-tensorrt/ModelImporter.cpp:143 In function importNode:"): the
@@ -262,7 +266,7 @@ _PARSER_FRAME = re_compile(
     r"|: in function [`'][^`']{1,400}':\s*$"
     # an app's header over the error of one of its steps (ComfyUI: "Error occurred when executing KSampler:", chaiNNer: "An
     # error occurred in a onnx Upscale Image node:"), the message on the lines under it
-    r"|^Error occurred when executing [\w .-]{1,80}:\s*$|^An error occurred in an? [^\n]{1,80} node:\s*$"
+    r"|^" + APP_STEP_HEADER +
     # CMake's error header whose message is on the indented lines under it ("CMake Error at CMakeLists.txt:239
     # (find_library):" over "  Could not find ONNX_LIBRARY using the following names: libonnx.so")
     r"|^CMake Error at \S{1,300}:\d+ \([\w]{1,60}\):\s*$"

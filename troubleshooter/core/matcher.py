@@ -27,6 +27,7 @@ from troubleshooter.core.bytefreq import BYTE_FREQ
 from troubleshooter.core.environment import DATE_BYTES, DATE_LINES, all_literals
 from troubleshooter.core.limits import MAX_LINE_BYTES
 from troubleshooter.core.logs import (
+    APP_STEP_HEADER,
     ERROR_MARKERS,
     LEVEL_FLOOR,
     MARKER_PATTERNS,
@@ -782,7 +783,7 @@ _CMAKE_MESSAGE = re_compile(r"CMake Error at \S{1,300}:\d+ \(message\):\s*$")
 
 
 _APP_HEADER_STARTS = ("Error occurred when executing ", "An error occurred in ")
-_APP_HEADER = re_compile(r"(?:Error occurred when executing [\w .-]{1,80}|An error occurred in an? [^\n]{1,80} node):\s*$")
+_APP_HEADER = re_compile(APP_STEP_HEADER)
 """An app's header over the error of one of its steps, the message on the next line without an exception's name
 (ComfyUI: "Error occurred when executing STATIC_TRT_MODEL_CONVERSION:" over "Exporting the operator ... is not
 supported", first-sight batch 37; chaiNNer: "An error occurred in a onnx Upscale Image node:"): the header is joined

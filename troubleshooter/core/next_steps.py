@@ -87,7 +87,8 @@ def _step(text: str, code: str | None = None, lang: str = "bash") -> FixStep:
 
 def _shell_step(text: str, code: str | None, lang: str, windows: str | None, env: Environment) -> FixStep:
     """A step written as a POSIX command with, where it differs, its Windows (PowerShell) form: on a Windows log the
-    Windows form, or no command when the POSIX one has Linux-only syntax (`shell_syntax`) - its text stays."""
+    Windows form, or no command when the POSIX one has Linux-only syntax (`shell_syntax`) - its text stays; elsewhere
+    the POSIX form. Every shell command of the next steps goes through here."""
     if env.platform == "windows":
         if windows is not None:
             return _step(text, windows, "powershell")
@@ -155,13 +156,13 @@ def _not_tensorrt(payload: str, env: Environment, frame: tuple[str, int] | None 
         row = install_for(module)
         dist = row.install if row is not None and regex.fullmatch(r"[\w.-]+(?:\[[\w,]+\])?", row.install) else module
         text = _PACKAGE_RAISED.format(module=module, file=file, at=at)
-        return _platform_step(text, fill("python -m pip show {dist}", {"dist": dist}, "bash"),
-                              fill("python -m pip show {dist}", {"dist": dist}, "powershell"), env)
+        return _shell_step(text, fill("python -m pip show {dist}", {"dist": dist}, "bash"), "bash",
+                           fill("python -m pip show {dist}", {"dist": dist}, "powershell"), env)
     text = _PROJECT_RAISED.format(path=path, at=at)
     first, last = max(at - 3, 1), at + 3
-    return _platform_step(text, fill(f"sed -n '{first},{last}p' {{path}}", {"path": path}, "bash"),
-                          fill(f"Get-Content {{path}} | Select-Object -Skip {first - 1} -First {last - first + 1}",
-                               {"path": path}, "powershell"), env)
+    return _shell_step(text, fill(f"sed -n '{first},{last}p' {{path}}", {"path": path}, "bash"), "bash",
+                       fill(f"Get-Content {{path}} | Select-Object -Skip {first - 1} -First {last - first + 1}",
+                            {"path": path}, "powershell"), env)
 
 
 _BUILD_TOOL = re_compile(
@@ -183,14 +184,9 @@ _BUILD_VERSIONS_WINDOWS = ("cl 2>&1 | Select-Object -First 1; nvcc --version; cm
                           "Select-Object -First 3 FullName   # the TensorRT headers the build may take")
 
 
-def _platform_step(text: str, bash: str, powershell: str, env: Environment) -> FixStep:
-    """A step whose command is written in the shell of the log's platform (PowerShell on Windows, bash elsewhere)."""
-    return _step(text, powershell, "powershell") if env.platform == "windows" else _step(text, bash)
-
-
 def _build_failed(env: Environment) -> FixStep:
     """The build-stopped step, with the version checks in the shell of the log's platform."""
-    return _platform_step(_BUILD_FAILED, _BUILD_VERSIONS, _BUILD_VERSIONS_WINDOWS, env)
+    return _shell_step(_BUILD_FAILED, _BUILD_VERSIONS, "bash", _BUILD_VERSIONS_WINDOWS, env)
 
 
 _BUILD_SUMMARY = re_compile(
@@ -287,7 +283,7 @@ def first_error_steps(payload: str, env: Environment, stack: Stack | None = None
     if not tensorrt_own and _BUILD_SUMMARY.search(payload):
         # The first error line the paste holds is the build's summary: the compiler's or linker's own line, which says
         # why, came before it and was not pasted
-        return [_platform_step(_BUILD_SUMMARY_TEXT, _BUILD_AGAIN, _BUILD_AGAIN_WINDOWS, env),
+        return [_shell_step(_BUILD_SUMMARY_TEXT, _BUILD_AGAIN, "bash", _BUILD_AGAIN_WINDOWS, env),
                 _build_failed(env), _step(_PROJECT_TRACKER)]
     if not tensorrt_own and _BUILD_TOOL.search(payload):
         # A compile, link or configure step failed: the stack's runtime steps (its verbose log, its config) do not
